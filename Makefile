@@ -1,0 +1,55 @@
+# Strata's commands. Every target bootstraps first, so a fresh Debian machine needs nothing else.
+BUILD   ?= build
+JOBS    ?= 2
+SHARED  ?= $(abspath ../shared)
+CMAKE_COMMON = -DSTRATA_SHARED=$(SHARED)
+
+.PHONY: all bootstrap test demo size bench torture fuzz clean
+
+all: test
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+# Host build with sanitizers: what `make test` runs.
+$(BUILD)/asan/.configured: CMakeLists.txt | bootstrap
+	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON $(CMAKE_COMMON)
+	@touch $@
+
+# Optimised host build: demo, benchmarks, torture campaigns.
+$(BUILD)/release/.configured: CMakeLists.txt | bootstrap
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_COMMON)
+	@touch $@
+
+test: bootstrap $(BUILD)/asan/.configured
+	cmake --build $(BUILD)/asan -j$(JOBS)
+	cd $(BUILD)/asan && ctest --output-on-failure -j$(JOBS) -LE torture
+
+torture: bootstrap $(BUILD)/release/.configured
+	cmake --build $(BUILD)/release -j$(JOBS)
+	cd $(BUILD)/release && STRATA_TORTURE=1 ctest --output-on-failure -j$(JOBS)
+
+demo: bootstrap $(BUILD)/release/.configured
+	cmake --build $(BUILD)/release -j$(JOBS)
+	$(BUILD)/release/tools/strata/strata demo --shared $(SHARED)
+
+bench: bootstrap $(BUILD)/release/.configured
+	cmake --build $(BUILD)/release -j$(JOBS)
+	scripts/run-benchmarks.sh $(BUILD)/release $(BUILD)/bench $(SHARED)
+
+size: bootstrap
+	cmake -S . -B $(BUILD)/m0plus -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
+	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m0plus
+	cmake --build $(BUILD)/m0plus -j$(JOBS)
+	cmake -S . -B $(BUILD)/m4 -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
+	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m4
+	cmake --build $(BUILD)/m4 -j$(JOBS)
+	python3 scripts/size.py --out $(BUILD)/size.json cortex-m0plus=$(BUILD)/m0plus cortex-m4=$(BUILD)/m4
+
+fuzz: bootstrap
+	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_COMMON)
+	cmake --build $(BUILD)/fuzz -j$(JOBS)
+	scripts/run-fuzzers.sh $(BUILD)/fuzz $${FUZZ_SECONDS:-60}
+
+clean:
+	rm -rf $(BUILD)

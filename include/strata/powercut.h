@@ -1,0 +1,70 @@
+/*
+ * Power-loss harness (host only): cut power at every mutating operation of a workload (or a seeded
+ * sample of them), reboot, recover and check; optionally cut again during recovery.
+ *
+ * A case is named by a replay id "name:seed:k[.j1[.j2...]]": power fails during the k-th mutating
+ * operation of the workload, then during the j1-th of the first recovery, the j2-th of the second,
+ * and a final recovery runs uncut and must succeed. A case fails when the workload or a recovery
+ * returns anything but STRATA_EPOWER once power has failed, when the final recovery returns
+ * non-zero, or when the device saw any rule violation. Setting the environment variable
+ * STRATA_POWERCUT_REPLAY to a failing id makes strata_powercut_run() run just that case.
+ *
+ * Requirement on the callbacks: deterministic. Given reset(arg) and the same device state they
+ * must issue the same operations, since a case with cuts during recovery is replayed from the
+ * start once per depth to learn how many operations the recovery performs.
+ */
+#ifndef STRATA_POWERCUT_H
+#define STRATA_POWERCUT_H
+
+#include <stdint.h>
+
+#include "strata/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STRATA_POWERCUT_MAX_DEPTH 4 /* cuts per case: one in the workload, three in recovery */
+#define STRATA_POWERCUT_ID_MAX 96
+
+struct strata_powercut_test {
+    const char *name;              /* in replay ids: letters, digits, '-', '_' */
+    struct strata_sim_config sim;  /* the device every case starts from */
+    void *arg;                     /* the test's own state, e.g. its reference model */
+    /* Prepare the device before any cut (format, preload). Optional. */
+    int (*setup)(struct strata_sim *sim, void *arg);
+    /* Reset the test's own state; called before every case. Optional. */
+    void (*reset)(void *arg);
+    /* The workload under test; returns 0, or STRATA_EPOWER once power fails. */
+    int (*workload)(struct strata_sim *sim, void *arg);
+    /* Recover after a reboot (mount, restore) and check the guarantee: 0 when it holds,
+     * STRATA_EPOWER when power failed during recovery, anything else is a failure. */
+    int (*recover)(struct strata_sim *sim, void *arg);
+    uint32_t samples;        /* 0: every cut point; otherwise this many seeded cut points */
+    uint32_t recovery_cuts;  /* cuts during recovery per case, 0 .. MAX_DEPTH-1 */
+    enum strata_sim_tear tear; /* how the cut operation is torn (default: at a random byte) */
+    uint64_t seed;           /* chooses sampled points and recovery cut points */
+};
+
+struct strata_powercut_report {
+    uint64_t cut_points;   /* mutating operations of the workload */
+    uint64_t cases;        /* cases run */
+    uint64_t failures;     /* 0 or 1: the run stops at the first failing case */
+    int rc;                /* what failed: the callback's code, or STRATA_EVIOLATION */
+    char failing_id[STRATA_POWERCUT_ID_MAX];
+    char reason[256];
+};
+
+/* Run the campaign. Returns 0 when every case passed, STRATA_EINVAL for a bad test description,
+ * otherwise the failing case's code with the report filled in (also printed to stderr, with the
+ * command that replays it). */
+int strata_powercut_run(const struct strata_powercut_test *t, struct strata_powercut_report *r);
+/* Run one case by its replay id. */
+int strata_powercut_replay(const struct strata_powercut_test *t, const char *id,
+                           struct strata_powercut_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

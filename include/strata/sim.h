@@ -1,0 +1,201 @@
+/*
+ * The flash simulator (host only): the laboratory every Strata test and benchmark runs in.
+ *
+ * A `struct strata_sim` is one simulated device behind the flash contract (strata_sim_flash()).
+ * It is stricter than real chips: every breach of the medium's rules is refused with
+ * STRATA_EVIOLATION, counted, and described by strata_sim_last_violation() — never silently
+ * applied. Each operation advances device time and energy from the device profile
+ * (flash-profiles.md). Faults: power cuts (at the k-th mutating operation or after n bytes, with
+ * torn results), factory and grown bad blocks, worn-out units, NAND read bit flips. All randomness
+ * comes from the config's seed: the same seed and the same calls replay the same run.
+ *
+ * Rules enforced (violation kinds):
+ *   ZERO_TO_ONE  NOR/DataFlash program that would turn a 0 bit into 1 (program is a bitwise AND).
+ *   NOT_ERASED   NAND/no-bitwise program of a byte that is not erased (only 0xFF bytes of the
+ *                new data may land on programmed bytes: they leave the cells alone).
+ *   ORDER        NAND program of a page below the highest page already programmed in its block.
+ *   NOP          NAND program beyond the partial-program limit, or of a page torn by a power cut.
+ *   ROW_TIME     MSP430 cumulative program time per row exceeded (STRATA_SIM_OPT_ROW_TIME).
+ *   RANGE        address, length or unit out of range, or misaligned (the wrappers catch this
+ *                first with STRATA_EINVAL; the device refuses it too).
+ *   BAD_BLOCK    any access to a bad unit other than is_bad/mark_bad.
+ *   NO_ERASE     erase on a medium without erase.
+ *
+ * Torn results after a power cut during an operation:
+ *   NOR/DataFlash/FRAM program  bytes before the cut point programmed, the cut byte partly
+ *                               (a random subset of its 1->0 bits), the rest untouched.
+ *   NAND program                every page the operation touched from the cut on reads back with
+ *                               random bit errors and refuses further programs until erased.
+ *   erase                       the unit is left partly erased: random bytes still hold 0 bits.
+ *   FTL (SD) write              blocks before the cut hold new data, the cut block garbage.
+ * After a cut every call returns STRATA_EPOWER until strata_sim_reboot(), which keeps the
+ * contents exactly as left.
+ */
+#ifndef STRATA_SIM_H
+#define STRATA_SIM_H
+
+#include <stdint.h>
+
+#include "strata/flash.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum strata_sim_kind {
+    STRATA_SIM_NOR,       /* byte-programmable NOR (SPI NOR, MCU internal flash) */
+    STRATA_SIM_DATAFLASH, /* page-erasable, page-overwritable serial flash */
+    STRATA_SIM_NAND,      /* raw SLC NAND with spare area */
+    STRATA_SIM_FTL,       /* SD card / managed flash: logical blocks, no erase */
+    STRATA_SIM_FRAM       /* byte-writable, no erase */
+};
+
+/* Cost of one operation: fixed + per page touched + per byte, in picoseconds and picojoules. */
+struct strata_sim_cost {
+    uint64_t fixed_ps, page_ps, byte_ps;
+    uint64_t fixed_pj, page_pj, byte_pj;
+};
+
+struct strata_sim_profile {
+    const char *name;    /* as in flash-profiles.md */
+    const char *summary; /* part, source of the figures, assumptions */
+    enum strata_sim_kind kind;
+    struct strata_flash_geometry geo; /* default size; erase_count can be changed per device */
+    uint32_t caps;
+    struct strata_sim_cost read, prog, erase;
+    struct strata_sim_cost read_random, prog_random; /* FTL: an access not continuing the last one */
+    uint32_t endurance;          /* rated erase cycles per unit (for lifetime estimates) */
+    uint32_t row_size;           /* MSP430 cumulative-program-time rule: row bytes (0 = none) */
+    uint64_t row_prog_limit_ps;  /* ... and the limit per row between erases */
+    uint32_t max_factory_bad;    /* datasheet bound on factory bad units */
+};
+
+size_t strata_sim_profile_count(void);
+const struct strata_sim_profile *strata_sim_profile_at(size_t i);
+const struct strata_sim_profile *strata_sim_profile_find(const char *name); /* NULL if unknown */
+
+/* Options. */
+#define STRATA_SIM_OPT_ROW_TIME (1u << 0)          /* enforce the per-row cumulative program time */
+#define STRATA_SIM_OPT_ABORT_ON_VIOLATION (1u << 1) /* abort() at a violation (for a debugger) */
+
+struct strata_sim_config {
+    const struct strata_sim_profile *profile; /* required */
+    uint32_t erase_count;   /* device size in erase units; 0 = the profile's */
+    uint64_t seed;          /* every random choice of this device derives from it */
+    uint32_t options;       /* STRATA_SIM_OPT_... */
+    uint32_t factory_bad;   /* NAND: units marked bad at the factory, placed by the seed (never 0) */
+    uint32_t wear_limit;    /* erase cycles a unit survives; the next erase fails and the unit
+                               refuses programs (grown bad block / worn out); 0 = unlimited */
+    uint32_t wear_spread;   /* each unit's limit is drawn from [wear_limit, wear_limit+spread] */
+    double read_flip_rate;  /* NAND: probability that a bit read comes back flipped; 0 = never */
+};
+
+struct strata_sim;
+
+/* Create a device, fully erased (0xFF everywhere, spare included) apart from factory bad units.
+ * Returns NULL on a bad config or out of memory. */
+struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg);
+void strata_sim_free(struct strata_sim *sim);
+/* An independent copy: contents, wear, faults, power state, stats and random state. */
+struct strata_sim *strata_sim_clone(const struct strata_sim *sim);
+/* The device behind the flash contract; valid for the sim's lifetime. */
+const struct strata_flash *strata_sim_flash(const struct strata_sim *sim);
+const struct strata_sim_config *strata_sim_config_of(const struct strata_sim *sim);
+
+/* ---- power ---------------------------------------------------------------------------------- */
+
+enum strata_sim_tear {
+    STRATA_SIM_TEAR_RANDOM, /* the cut lands at a random point inside the operation (default) */
+    STRATA_SIM_TEAR_BEFORE, /* the operation does nothing */
+    STRATA_SIM_TEAR_AFTER   /* the operation completes, then power fails */
+};
+
+/* Power fails during the k-th mutating operation (program, erase, page program, mark bad)
+ * counted from now, k >= 1; 0 disarms. */
+void strata_sim_cut_at_op(struct strata_sim *sim, uint64_t k);
+/* Power fails once n more bytes have been programmed or erased (a fuel counter); the operation
+ * in progress is torn exactly there. 0 disarms. */
+void strata_sim_cut_after_bytes(struct strata_sim *sim, uint64_t n);
+void strata_sim_set_tear(struct strata_sim *sim, enum strata_sim_tear tear);
+/* Power fails now (between operations). */
+void strata_sim_cut_now(struct strata_sim *sim);
+int strata_sim_powered(const struct strata_sim *sim);
+/* Power returns; contents stay exactly as the cut left them; armed cuts are disarmed. */
+void strata_sim_reboot(struct strata_sim *sim);
+/* Mutating operations that reached the device since creation (refused ones excluded). */
+uint64_t strata_sim_mutations(const struct strata_sim *sim);
+
+/* An operation about to run, as seen by an observer. */
+enum strata_sim_op_kind {
+    STRATA_SIM_OP_READ, STRATA_SIM_OP_PROG, STRATA_SIM_OP_ERASE, STRATA_SIM_OP_PAGE_READ,
+    STRATA_SIM_OP_PAGE_PROG, STRATA_SIM_OP_IS_BAD, STRATA_SIM_OP_MARK_BAD
+};
+struct strata_sim_op {
+    enum strata_sim_op_kind kind;
+    uint32_t addr; /* byte address, page or unit number, as the operation takes it */
+    uint32_t len;  /* bytes moved */
+    uint64_t time_ps, energy_pj;
+};
+/* Called before every operation with its cost (an energy model, e.g. a capacitor, decides here).
+ * Return 0 to let it run, non-zero to cut power during it (torn as set by strata_sim_set_tear). */
+typedef int (*strata_sim_observer)(void *arg, const struct strata_sim_op *op);
+void strata_sim_set_observer(struct strata_sim *sim, strata_sim_observer fn, void *arg);
+
+/* ---- statistics ----------------------------------------------------------------------------- */
+
+enum strata_sim_violation {
+    STRATA_SIM_V_ZERO_TO_ONE, STRATA_SIM_V_NOT_ERASED, STRATA_SIM_V_ORDER, STRATA_SIM_V_NOP,
+    STRATA_SIM_V_ROW_TIME, STRATA_SIM_V_RANGE, STRATA_SIM_V_BAD_BLOCK, STRATA_SIM_V_NO_ERASE,
+    STRATA_SIM_V_COUNT
+};
+const char *strata_sim_violation_name(enum strata_sim_violation v);
+
+struct strata_sim_stats {
+    uint64_t reads, read_bytes;   /* read calls (page reads and is_bad included) and bytes moved */
+    uint64_t progs, prog_bytes;   /* program calls (page programs, mark_bad included) and bytes */
+    uint64_t erases;              /* erase calls that reached the device */
+    uint64_t time_ps, energy_pj;  /* device time and energy */
+    uint64_t violations, violation[STRATA_SIM_V_COUNT];
+    uint64_t io_errors;           /* programs/erases failed by worn or bad units */
+    uint64_t bitflips;            /* bits flipped on read */
+    uint64_t power_cuts;
+};
+void strata_sim_stats(const struct strata_sim *sim, struct strata_sim_stats *out);
+/* out = after - before, field by field: the cost of one phase of a workload. */
+void strata_sim_stats_diff(const struct strata_sim_stats *before,
+                           const struct strata_sim_stats *after, struct strata_sim_stats *out);
+void strata_sim_stats_reset(struct strata_sim *sim);
+
+struct strata_sim_wear {
+    uint32_t min, max; /* erase count of the least and most erased unit */
+    double mean;
+    uint64_t total;
+};
+void strata_sim_wear(const struct strata_sim *sim, struct strata_sim_wear *out);
+uint32_t strata_sim_unit_erases(const struct strata_sim *sim, uint32_t unit);
+/* Text of the latest violation (kind, address, reason); "" if none. */
+const char *strata_sim_last_violation(const struct strata_sim *sim);
+
+/* ---- direct access for tests (no rules, no cost, no power check) ----------------------------- */
+
+int strata_sim_peek(const struct strata_sim *sim, uint32_t addr, void *buf, uint32_t len);
+int strata_sim_poke(struct strata_sim *sim, uint32_t addr, const void *buf, uint32_t len);
+int strata_sim_peek_spare(const struct strata_sim *sim, uint32_t page, void *buf);
+int strata_sim_poke_spare(struct strata_sim *sim, uint32_t page, const void *buf);
+/* 1 if the sim considers the unit bad (factory or marked), 0 if not. */
+int strata_sim_unit_is_bad(const struct strata_sim *sim, uint32_t unit);
+
+/* ---- images --------------------------------------------------------------------------------- */
+
+/* Save a device (profile, size, fault settings, contents, spare, wear, bad units, NAND page
+ * states) to a file with a versioned header and a CRC-32. See docs/format-sim-image.md. */
+int strata_sim_image_save(const struct strata_sim *sim, const char *path);
+/* Load an image; a missing, truncated or damaged file gives STRATA_EIO / STRATA_ECORRUPT /
+ * STRATA_EVERSION and *out = NULL. Statistics start at zero; power is on. */
+int strata_sim_image_load(const char *path, struct strata_sim **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STRATA_SIM_H */

@@ -1,0 +1,195 @@
+/*
+ * Randomness, power cuts and torn results. Every random choice draws from the device's own
+ * generator, seeded from its config, so a run replays exactly from the same seed.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+/* xorshift64*: small, fast, good enough for fault placement. */
+uint64_t sim_rand(struct strata_sim *sim)
+{
+    uint64_t x = sim->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    sim->rng = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+uint32_t sim_rand_below(struct strata_sim *sim, uint32_t n)
+{
+    return (uint32_t)(sim_rand(sim) % n);
+}
+
+static double rand_unit(struct strata_sim *sim)
+{
+    return (double)(sim_rand(sim) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int sim_violation(struct strata_sim *sim, enum strata_sim_violation v, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    sim->stats.violations++;
+    sim->stats.violation[v]++;
+    n = snprintf(sim->last_violation, sizeof sim->last_violation, "%s: ",
+                 strata_sim_violation_name(v));
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof sim->last_violation)
+        vsnprintf(sim->last_violation + n, sizeof sim->last_violation - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (sim->cfg.options & STRATA_SIM_OPT_ABORT_ON_VIOLATION) {
+        fprintf(stderr, "strata sim: %s\n", sim->last_violation);
+        abort();
+    }
+    return STRATA_EVIOLATION;
+}
+
+void sim_charge(struct strata_sim *sim, const struct strata_sim_cost *c, uint32_t pages,
+                uint32_t bytes)
+{
+    sim->stats.time_ps += c->fixed_ps + c->page_ps * pages + c->byte_ps * bytes;
+    sim->stats.energy_pj += c->fixed_pj + c->page_pj * pages + c->byte_pj * bytes;
+}
+
+void sim_power_fail(struct strata_sim *sim)
+{
+    sim->powered = 0;
+    sim->cut_op = 0;
+    sim->cut_bytes = 0;
+    sim->stats.power_cuts++;
+}
+
+static struct sim_cut cut_at(struct strata_sim *sim, uint32_t len)
+{
+    struct sim_cut c = {1, 0, 0};
+    switch (sim->tear) {
+    case STRATA_SIM_TEAR_BEFORE:
+        break;
+    case STRATA_SIM_TEAR_AFTER:
+        c.pos = len;
+        break;
+    default:
+        c.pos = sim_rand_below(sim, len + 1);
+        c.partial = c.pos < len;
+        break;
+    }
+    return c;
+}
+
+struct sim_cut sim_cut_decide(struct strata_sim *sim, const struct strata_sim_op *op)
+{
+    struct sim_cut none = {0, 0, 0};
+    sim->mutations++;
+    if (sim->observer != NULL && sim->observer(sim->observer_arg, op))
+        return cut_at(sim, op->len);
+    if (sim->cut_op != 0 && --sim->cut_op == 0)
+        return cut_at(sim, op->len);
+    if (sim->cut_bytes != 0) {
+        if (sim->cut_bytes <= op->len) {
+            struct sim_cut c;
+            c.cut = 1;
+            c.pos = (uint32_t)sim->cut_bytes;
+            c.partial = c.pos < op->len;
+            return c;
+        }
+        sim->cut_bytes -= op->len;
+    }
+    return none;
+}
+
+int sim_read_cut(struct strata_sim *sim, const struct strata_sim_op *op)
+{
+    if (sim->observer != NULL && sim->observer(sim->observer_arg, op)) {
+        sim_power_fail(sim);
+        return 1;
+    }
+    return 0;
+}
+
+void sim_read_flips(struct strata_sim *sim, uint8_t *buf, uint32_t len)
+{
+    double rate = sim->cfg.read_flip_rate;
+    double bits = (double)len * 8.0;
+    double at;
+    if (rate <= 0.0 || len == 0)
+        return;
+    if (rate >= 1.0)
+        rate = 0.999999;
+    /* Geometric gaps between flipped bits: one draw per flip, not per bit. */
+    at = floor(log(1.0 - rand_unit(sim)) / log(1.0 - rate));
+    while (at < bits) {
+        uint32_t bit = (uint32_t)at;
+        buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        sim->stats.bitflips++;
+        at += 1.0 + floor(log(1.0 - rand_unit(sim)) / log(1.0 - rate));
+    }
+}
+
+/* Bitwise program cut at cut.pos: the prefix lands, the cut byte loses a random subset of the
+ * bits it was clearing. */
+void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
+                      struct sim_cut cut)
+{
+    uint32_t i;
+    for (i = 0; i < cut.pos && i < len; i++)
+        dst[i] &= src[i];
+    if (cut.partial && cut.pos < len) {
+        uint8_t clearing = (uint8_t)(dst[cut.pos] & ~src[cut.pos]);
+        dst[cut.pos] &= (uint8_t) ~(clearing & (uint8_t)sim_rand(sim));
+    }
+}
+
+/* A NAND page program cut in the middle: cells got part of their charge. Each byte is either
+ * right or still has some of the 0 bits it should have at 1; at least one bit is wrong. */
+void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+    double progress = rand_unit(sim);
+    uint32_t i, wrong = 0;
+    for (i = 0; i < len; i++) {
+        uint8_t want = (uint8_t)(dst[i] & src[i]);
+        uint8_t got = want;
+        if (rand_unit(sim) >= progress)
+            got = (uint8_t)(want | (uint8_t)sim_rand(sim));
+        wrong += got != want;
+        dst[i] = got;
+    }
+    if (wrong == 0 && len > 0) {
+        i = sim_rand_below(sim, len);
+        dst[i] ^= (uint8_t)(1u << sim_rand_below(sim, 8));
+    }
+}
+
+/* An erase cut at cut.pos of len: that fraction of bytes erased, the others still holding some
+ * 0 bits; if the unit held any 0 bit, one survives unless the erase completed. */
+void sim_tear_erase(struct strata_sim *sim, uint8_t *dst, uint32_t len, struct sim_cut cut)
+{
+    double progress = len ? (double)cut.pos / (double)len : 1.0;
+    uint32_t i, last_zero = len, had_zero = 0;
+    if (!cut.partial && cut.pos >= len) {
+        memset(dst, 0xFF, len);
+        return;
+    }
+    if (!cut.partial && cut.pos == 0)
+        return;
+    for (i = 0; i < len; i++) {
+        if (dst[i] == 0xFF)
+            continue;
+        had_zero = 1;
+        if (rand_unit(sim) < progress)
+            dst[i] = 0xFF;
+        else
+            dst[i] |= (uint8_t)sim_rand(sim);
+        if (dst[i] != 0xFF)
+            last_zero = i;
+    }
+    if (had_zero && last_zero == len) {
+        /* Everything reads erased, yet the erase did not finish: keep one weak 0 bit. */
+        dst[sim_rand_below(sim, len)] = (uint8_t) ~(1u << sim_rand_below(sim, 8));
+    }
+}

@@ -1,0 +1,290 @@
+/*
+ * The power-loss harness. Every case starts from a clone of the device as setup left it, so cases
+ * are independent and a replay id reproduces one exactly.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/powercut.h"
+
+struct pc_case {
+    uint64_t cuts[STRATA_POWERCUT_MAX_DEPTH];
+    unsigned depth;
+};
+
+/* What one case measured, for choosing the next cut. */
+struct pc_outcome {
+    uint64_t workload_ops;
+    uint64_t recovery_ops; /* mutating operations of the final, uncut recovery */
+};
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static void format_id(const struct strata_powercut_test *t, const struct pc_case *c, char *out)
+{
+    size_t n = (size_t)snprintf(out, STRATA_POWERCUT_ID_MAX, "%s:%" PRIu64 ":", t->name, t->seed);
+    unsigned i;
+    if (c->depth == 0)
+        snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "0");
+    for (i = 0; i < c->depth && n < STRATA_POWERCUT_ID_MAX; i++)
+        n += (size_t)snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, i ? ".%" PRIu64 : "%" PRIu64,
+                              c->cuts[i]);
+}
+
+static int parse_id(const struct strata_powercut_test *t, const char *id, struct pc_case *c)
+{
+    size_t nl = strlen(t->name);
+    const char *p;
+    char *end;
+    if (strncmp(id, t->name, nl) != 0 || id[nl] != ':')
+        return STRATA_ENOENT;
+    p = id + nl + 1;
+    if (strtoull(p, &end, 10) != t->seed || *end != ':')
+        return STRATA_EINVAL;
+    p = end + 1;
+    c->depth = 0;
+    for (;;) {
+        uint64_t k = strtoull(p, &end, 10);
+        if (end == p)
+            return STRATA_EINVAL;
+        if (k == 0 && c->depth == 0 && *end == '\0')
+            return 0; /* the uncut case */
+        if (k == 0 || c->depth == STRATA_POWERCUT_MAX_DEPTH)
+            return STRATA_EINVAL;
+        c->cuts[c->depth++] = k;
+        if (*end == '\0')
+            return 0;
+        if (*end != '.')
+            return STRATA_EINVAL;
+        p = end + 1;
+    }
+}
+
+static int fail(struct strata_powercut_report *r, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int fail(struct strata_powercut_report *r, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+    r->rc = rc ? rc : STRATA_ECORRUPT;
+    return r->rc;
+}
+
+/* Any violation so far fails the case: engines must never break the medium's rules. */
+static int check_rules(const struct strata_sim *sim, struct strata_powercut_report *r,
+                       const char *phase)
+{
+    struct strata_sim_stats s;
+    strata_sim_stats(sim, &s);
+    if (s.violations == 0)
+        return 0;
+    return fail(r, STRATA_EVIOLATION, "flash rule violated during %s: %s", phase,
+                strata_sim_last_violation(sim));
+}
+
+static int run_phase_cut(const struct strata_powercut_test *t, struct strata_sim *sim,
+                         uint64_t cut, int recovering, struct strata_powercut_report *r)
+{
+    const char *phase = recovering ? "recovery" : "workload";
+    int rc;
+    strata_sim_cut_at_op(sim, cut);
+    rc = recovering ? t->recover(sim, t->arg) : t->workload(sim, t->arg);
+    if (check_rules(sim, r, phase))
+        return r->rc;
+    if (strata_sim_powered(sim)) {
+        /* The cut point lies beyond what this phase did: it ran to its end. */
+        strata_sim_cut_at_op(sim, 0);
+        if (rc != 0)
+            return fail(r, rc, "%s returned %d (%s) without a power cut", phase, rc,
+                        strata_strerror(rc));
+        if (!recovering)
+            return fail(r, STRATA_EINVAL, "cut point %" PRIu64 " not reached: the workload is not "
+                        "deterministic", cut);
+        return 1; /* recovery finished before the cut */
+    }
+    if (rc != STRATA_EPOWER)
+        return fail(r, rc ? rc : STRATA_ECORRUPT,
+                    "%s returned %d (%s) after power failed; it must report STRATA_EPOWER", phase,
+                    rc, strata_strerror(rc));
+    return 0;
+}
+
+static int run_case(const struct strata_powercut_test *t, const struct strata_sim *base,
+                    const struct pc_case *c, struct pc_outcome *out,
+                    struct strata_powercut_report *r)
+{
+    struct strata_sim *sim = strata_sim_clone(base);
+    uint64_t m0;
+    unsigned i;
+    int rc = 0, done = 0;
+    if (sim == NULL)
+        return fail(r, STRATA_ENOMEM, "out of memory cloning the device");
+    if (t->reset)
+        t->reset(t->arg);
+    strata_sim_set_tear(sim, t->tear);
+    m0 = strata_sim_mutations(sim);
+    if (c->depth == 0) {
+        rc = t->workload(sim, t->arg);
+        if (rc == 0)
+            rc = check_rules(sim, r, "workload");
+        else
+            fail(r, rc, "workload failed without power cuts: %d (%s)", rc, strata_strerror(rc));
+    } else {
+        rc = run_phase_cut(t, sim, c->cuts[0], 0, r);
+    }
+    out->workload_ops = strata_sim_mutations(sim) - m0;
+    for (i = 1; rc == 0 && !done && i < c->depth; i++) {
+        strata_sim_reboot(sim);
+        rc = run_phase_cut(t, sim, c->cuts[i], 1, r);
+        if (rc == 1) {
+            rc = 0;
+            done = 1;
+        }
+    }
+    if (rc == 0) {
+        strata_sim_reboot(sim);
+        m0 = strata_sim_mutations(sim);
+        rc = t->recover(sim, t->arg);
+        out->recovery_ops = strata_sim_mutations(sim) - m0;
+        if (rc != 0)
+            fail(r, rc, "recovery failed: %d (%s)", rc, strata_strerror(rc));
+        else
+            rc = check_rules(sim, r, "recovery");
+    }
+    r->cases++;
+    strata_sim_free(sim);
+    return rc;
+}
+
+static int report_failure(const struct strata_powercut_test *t, const struct pc_case *c,
+                          struct strata_powercut_report *r)
+{
+    format_id(t, c, r->failing_id);
+    r->failures = 1;
+    fprintf(stderr,
+            "powercut %s: case %s FAILED: %s\n"
+            "  replay just this case: STRATA_POWERCUT_REPLAY='%s' <this test program>\n",
+            t->name, r->failing_id, r->reason, r->failing_id);
+    return r->rc;
+}
+
+/* Cut during each of the workload's operations (or a stratified sample), then deeper into
+ * recovery as configured. */
+static int sweep(const struct strata_powercut_test *t, const struct strata_sim *base,
+                 uint64_t n, struct strata_powercut_report *r)
+{
+    uint64_t count = (t->samples == 0 || t->samples >= n) ? n : t->samples, i;
+    uint64_t rng = mix(t->seed);
+    for (i = 0; i < count; i++) {
+        struct pc_case c;
+        struct pc_outcome o;
+        unsigned d;
+        rng = mix(rng);
+        /* stratified: one point in each of `count` equal slices of [1, n] */
+        c.cuts[0] = count == n ? i + 1 : 1 + (i * n + rng % n) / count;
+        c.depth = 1;
+        if (run_case(t, base, &c, &o, r) != 0)
+            return report_failure(t, &c, r);
+        for (d = 1; d <= t->recovery_cuts && d < STRATA_POWERCUT_MAX_DEPTH; d++) {
+            if (o.recovery_ops == 0)
+                break;
+            rng = mix(rng);
+            c.cuts[d] = 1 + rng % o.recovery_ops;
+            c.depth = d + 1;
+            if (run_case(t, base, &c, &o, r) != 0)
+                return report_failure(t, &c, r);
+        }
+    }
+    return 0;
+}
+
+static int prepare(const struct strata_powercut_test *t, struct strata_sim **base,
+                   struct strata_powercut_report *r)
+{
+    memset(r, 0, sizeof *r);
+    if (t == NULL || t->name == NULL || t->workload == NULL || t->recover == NULL ||
+        t->recovery_cuts >= STRATA_POWERCUT_MAX_DEPTH)
+        return STRATA_EINVAL;
+    *base = strata_sim_new(&t->sim);
+    if (*base == NULL)
+        return STRATA_EINVAL;
+    if (t->reset)
+        t->reset(t->arg);
+    if (t->setup) {
+        int rc = t->setup(*base, t->arg);
+        if (rc != 0 || check_rules(*base, r, "setup")) {
+            fail(r, rc ? rc : r->rc, "setup failed: %d (%s) %s", rc, strata_strerror(rc),
+                 strata_sim_last_violation(*base));
+            fprintf(stderr, "powercut %s: %s\n", t->name, r->reason);
+            strata_sim_free(*base);
+            return r->rc;
+        }
+    }
+    return 0;
+}
+
+int strata_powercut_replay(const struct strata_powercut_test *t, const char *id,
+                           struct strata_powercut_report *r)
+{
+    struct strata_sim *base;
+    struct pc_case c;
+    struct pc_outcome o;
+    int rc;
+    if (id == NULL || (rc = prepare(t, &base, r)) != 0)
+        return rc ? rc : STRATA_EINVAL;
+    rc = parse_id(t, id, &c);
+    if (rc == 0) {
+        fprintf(stderr, "powercut %s: replaying case %s\n", t->name, id);
+        rc = run_case(t, base, &c, &o, r);
+        if (rc != 0)
+            report_failure(t, &c, r);
+        else
+            fprintf(stderr, "powercut %s: case %s passed\n", t->name, id);
+    }
+    strata_sim_free(base);
+    return rc;
+}
+
+int strata_powercut_run(const struct strata_powercut_test *t, struct strata_powercut_report *r)
+{
+    const char *replay = getenv("STRATA_POWERCUT_REPLAY");
+    struct strata_sim *base;
+    struct pc_case uncut;
+    struct pc_outcome o;
+    int rc;
+    if (replay != NULL && replay[0] != '\0' && t != NULL && t->name != NULL) {
+        size_t nl = strlen(t->name);
+        if (strncmp(replay, t->name, nl) != 0 || replay[nl] != ':') {
+            memset(r, 0, sizeof *r);
+            return 0; /* replaying another campaign's case */
+        }
+        return strata_powercut_replay(t, replay, r);
+    }
+    if ((rc = prepare(t, &base, r)) != 0)
+        return rc;
+    uncut.depth = 0;
+    rc = run_case(t, base, &uncut, &o, r);
+    if (rc != 0)
+        rc = report_failure(t, &uncut, r);
+    else {
+        r->cut_points = o.workload_ops;
+        rc = sweep(t, base, o.workload_ops, r);
+    }
+    strata_sim_free(base);
+    return rc;
+}

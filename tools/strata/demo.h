@@ -1,0 +1,20 @@
+/* Sections of `strata demo`, one file each. */
+#ifndef STRATA_DEMO_H
+#define STRATA_DEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dataset.h"
+
+#define DEMO_DATASET "greensboro_nc_tmy3_hourly.csv"
+#define DEMO_RECORD_SIZE 20u
+
+/* One reading as 20 little-endian bytes: ts u32, temp, dewpoint (0.1 C, i16), rh (%), pressure
+ * (mbar), wind direction (deg), wind speed (0.1 m/s), irradiance (W/m2), 0xFFFF pad. */
+void demo_encode_reading(const struct strata_dataset *d, size_t row, uint8_t out[DEMO_RECORD_SIZE]);
+
+/* Raw pages on every profile: write, read back, verify, tear one page. 0 or CLI_FAIL. */
+int demo_raw(const struct strata_dataset *d);
+
+#endif
