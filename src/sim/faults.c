@@ -21,9 +21,9 @@ uint64_t sim_rand(struct strata_sim *sim)
     return x * 0x2545F4914F6CDD1Dull;
 }
 
-uint32_t sim_rand_below(struct strata_sim *sim, uint32_t n)
+uint32_t sim_rand_below(struct strata_sim *sim, uint64_t n)
 {
-    return (uint32_t)(sim_rand(sim) % n);
+    return n == 0 ? 0 : (uint32_t)(sim_rand(sim) % n);
 }
 
 static double rand_unit(struct strata_sim *sim)

@@ -71,13 +71,23 @@ static void set_element(const struct section *s, size_t i, uint64_t v)
     }
 }
 
-static size_t image_length(struct strata_sim *sim)
+/* Length of a whole image for this profile and size, from the geometry alone, so a header can be
+ * checked against the file before anything is allocated. */
+static uint64_t image_length_for(const struct strata_sim_profile *p, uint32_t units)
 {
-    struct section s[8];
-    size_t n = sections_of(sim, s), len = HEADER_LEN + 4, i;
-    for (i = 0; i < n; i++)
-        len += s[i].count * s[i].width;
+    uint64_t pages = (uint64_t)units * (p->geo.erase_size / p->geo.page_size);
+    uint64_t len = HEADER_LEN + 4 + (uint64_t)units * p->geo.erase_size; /* header, CRC, main */
+    len += pages * p->geo.spare_size + (uint64_t)units * (4 + 4 + 1);     /* spare, wear, state */
+    if (p->kind == STRATA_SIM_NAND)
+        len += pages + (uint64_t)units * 4;                               /* page states */
+    if (p->row_size)
+        len += (uint64_t)units * p->geo.erase_size / p->row_size * 8;     /* row times */
     return len;
+}
+
+static size_t image_length(const struct strata_sim *sim)
+{
+    return (size_t)image_length_for(sim->profile, sim->flash.geo.erase_count);
 }
 
 static void write_header(const struct strata_sim *sim, uint8_t *h)
@@ -165,7 +175,7 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
 }
 
 /* Build the device the header describes; STRATA_ECORRUPT if it describes none. */
-static int sim_from_header(const uint8_t *h, struct strata_sim **out)
+static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim **out)
 {
     struct strata_sim_config cfg;
     char name[NAME_LEN + 1];
@@ -182,7 +192,8 @@ static int sim_from_header(const uint8_t *h, struct strata_sim **out)
     memcpy(&cfg.read_flip_rate, &rate_bits, 8);
     cfg.seed = get_le(h + 80, 8);
     if (cfg.profile == NULL || cfg.erase_count == 0 || !(cfg.read_flip_rate >= 0.0) ||
-        (uint64_t)cfg.erase_count * cfg.profile->geo.erase_size > UINT32_MAX)
+        (uint64_t)cfg.erase_count * cfg.profile->geo.erase_size > UINT32_MAX ||
+        image_length_for(cfg.profile, cfg.erase_count) != file_len)
         return STRATA_ECORRUPT;
     /* factory bad units are restored from the stored unit states, not placed anew */
     *out = strata_sim_new(&cfg);
@@ -214,11 +225,9 @@ int strata_sim_image_load(const char *path, struct strata_sim **out)
     }
     if (get_le(buf + 12, 4) != HEADER_LEN || get_le(buf + len - 4, 4) != strata_crc32(0, buf, len - 4))
         goto done;
-    if ((rc = sim_from_header(buf, &sim)) != 0)
+    if ((rc = sim_from_header(buf, len, &sim)) != 0)
         goto done;
     rc = STRATA_ECORRUPT;
-    if (image_length(sim) != len)
-        goto done;
     at = HEADER_LEN;
     n = sections_of(sim, s);
     for (i = 0; i < n; i++)

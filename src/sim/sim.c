@@ -673,7 +673,9 @@ struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg)
             sim->top_page[u] = -1;
         if (cfg->wear_limit)
             sim->wear_limit[u] =
-                cfg->wear_limit + (cfg->wear_spread ? sim_rand_below(sim, cfg->wear_spread + 1) : 0);
+                cfg->wear_limit + sim_rand_below(sim, (uint64_t)cfg->wear_spread + 1);
+        if (sim->wear_limit[u] < cfg->wear_limit) /* the draw wrapped: cap at the maximum */
+            sim->wear_limit[u] = UINT32_MAX;
     }
     place_factory_bad(sim);
     return sim;

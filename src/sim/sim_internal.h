@@ -50,8 +50,8 @@ struct sim_cut {
 };
 
 uint64_t sim_rand(struct strata_sim *sim);
-/* Uniform in [0, n); n > 0. */
-uint32_t sim_rand_below(struct strata_sim *sim, uint32_t n);
+/* Uniform in [0, n); 0 when n == 0. */
+uint32_t sim_rand_below(struct strata_sim *sim, uint64_t n);
 int sim_violation(struct strata_sim *sim, enum strata_sim_violation v, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
