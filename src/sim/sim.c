@@ -377,6 +377,10 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
 
 /* ---- NAND page and bad-block operations ----------------------------------------------------- */
 
+/* The table of operations is shared by every kind of device; the NAND-only entries answer a
+ * direct call on another kind as the wrappers would (no spare, no bad blocks) instead of reaching
+ * state that only NAND devices have. */
+
 static int op_page_read(const struct strata_flash *f, uint32_t page, void *data, void *spare)
 {
     struct strata_sim *sim = sim_of(f);
@@ -385,6 +389,8 @@ static int op_page_read(const struct strata_flash *f, uint32_t page, void *data,
     uint32_t len = (data ? ps : 0) + (spare ? ss : 0);
     struct strata_sim_op op;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if (page >= sim->page_count)
@@ -425,6 +431,8 @@ static int op_page_prog(const struct strata_flash *f, uint32_t page, const void 
     struct strata_sim_op op;
     struct sim_cut cut;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if (page >= sim->page_count)
@@ -499,6 +507,8 @@ static int op_is_bad(const struct strata_flash *f, uint32_t unit)
     struct strata_sim *sim = sim_of(f);
     struct strata_sim_op op;
     int rc;
+    if (!is_nand(sim))
+        return 0;
     if (!sim->powered)
         return STRATA_EPOWER;
     if ((rc = check_unit(sim, "is_bad", unit, 1)) != 0)
@@ -526,6 +536,8 @@ static int op_mark_bad(const struct strata_flash *f, uint32_t unit)
     struct sim_cut cut;
     uint32_t ss = f->geo.spare_size, first, p;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if ((rc = check_unit(sim, "mark_bad", unit, 1)) != 0)

@@ -293,6 +293,33 @@ static void capability_refusals_on_simulated_devices(void **state)
     strata_sim_free(sd);
 }
 
+/* Called directly (bypassing the wrappers), the NAND-only operations of a device without spare
+ * or bad blocks answer like the wrappers do, and leave the device untouched. */
+static void raw_nand_ops_on_other_devices_refused(void **state)
+{
+    const char *names[] = {"w25q128", "msp430f5529", "at45db161", "sd-spi", "fram-msp430fr5994"};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct strata_sim *sim = st_new(names[i], 2, 1, 0);
+        const struct strata_flash *f = strata_sim_flash(sim);
+        uint8_t buf[4096];
+        struct st_snap s;
+        memset(buf, 0x00, sizeof buf);
+        st_snap_take(sim, &s);
+        assert_int_equal(f->ops->page_read(f, 0, buf, NULL), STRATA_EDEVICE);
+        assert_int_equal(f->ops->page_read(f, 0, NULL, buf), STRATA_EDEVICE);
+        assert_int_equal(f->ops->page_read(f, 0, buf, buf + 2048), STRATA_EDEVICE);
+        assert_int_equal(f->ops->page_prog(f, 0, buf, NULL), STRATA_EDEVICE);
+        assert_int_equal(f->ops->page_prog(f, 1, NULL, buf), STRATA_EDEVICE);
+        assert_int_equal(f->ops->is_bad(f, 0), 0);
+        assert_int_equal(f->ops->mark_bad(f, 1), STRATA_EDEVICE);
+        st_assert_unchanged(sim, &s);
+        st_snap_free(&s);
+        strata_sim_free(sim);
+    }
+}
+
 static void validate_rejects_bad_geometry(void **state)
 {
     struct spy s;
@@ -392,6 +419,7 @@ int main(void)
         cmocka_unit_test(bad_block_ops_and_sync),
         cmocka_unit_test(size_and_capability_helpers),
         cmocka_unit_test(capability_refusals_on_simulated_devices),
+        cmocka_unit_test(raw_nand_ops_on_other_devices_refused),
         cmocka_unit_test(validate_rejects_bad_geometry),
         cmocka_unit_test(strerror_describes_every_code),
     };
