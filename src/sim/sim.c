@@ -353,9 +353,14 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
     op.time_ps = cost->fixed_ps + cost->byte_ps * op.len;
     op.energy_pj = cost->fixed_pj + cost->byte_pj * op.len;
     cut = sim_cut_decide(sim, &op);
-    sim->wear[unit]++;
     sim->stats.erases++;
     sim_charge(sim, cost, 0, f->geo.erase_size);
+    if (cut.cut && !cut.partial && cut.pos == 0) {
+        /* cut before it began: the cells, their wear and the page states never saw it */
+        sim_power_fail(sim);
+        return STRATA_EPOWER;
+    }
+    sim->wear[unit]++;
     if (!cut.cut && sim->wear_limit[unit] != 0 && sim->wear[unit] > sim->wear_limit[unit]) {
         struct sim_cut fail = {1, 0, 1};
         fail.pos = sim_rand_below(sim, f->geo.erase_size);
