@@ -550,8 +550,10 @@ static int op_mark_bad(const struct strata_flash *f, uint32_t unit)
     op.kind = STRATA_SIM_OP_MARK_BAD;
     op.addr = unit;
     op.len = 2;
-    op.time_ps = sim->profile->prog.fixed_ps + sim->profile->prog.page_ps;
-    op.energy_pj = sim->profile->prog.fixed_pj + sim->profile->prog.page_pj;
+    op.time_ps = sim->profile->prog.fixed_ps + sim->profile->prog.page_ps +
+                 2 * sim->profile->prog.byte_ps; /* what sim_charge() below charges */
+    op.energy_pj = sim->profile->prog.fixed_pj + sim->profile->prog.page_pj +
+                   2 * sim->profile->prog.byte_pj;
     cut = sim_cut_decide(sim, &op);
     sim->stats.progs++;
     sim_charge(sim, &sim->profile->prog, 1, 2);

@@ -582,7 +582,7 @@ static void observer_sees_every_op_with_its_cost(void **state)
         struct strata_sim_stats end, d;
         static const enum strata_sim_op_kind kinds[] = {
             STRATA_SIM_OP_READ, STRATA_SIM_OP_PROG, STRATA_SIM_OP_ERASE, STRATA_SIM_OP_PAGE_READ,
-            STRATA_SIM_OP_PAGE_PROG, STRATA_SIM_OP_IS_BAD};
+            STRATA_SIM_OP_PAGE_PROG, STRATA_SIM_OP_IS_BAD, STRATA_SIM_OP_MARK_BAD};
         memset(&w, 0, sizeof w);
         w.sim = sim;
         strata_sim_set_observer(sim, watcher, &w);
@@ -592,8 +592,9 @@ static void observer_sees_every_op_with_its_cost(void **state)
         assert_int_equal(strata_flash_page_read(f, 3, buf, buf + ps), 0);
         assert_int_equal(strata_flash_page_prog(f, 3, buf, NULL), 0);
         assert_int_equal(strata_flash_is_bad(f, 2), 0);
-        assert_int_equal(w.n, 6);
-        for (i = 0; i < 6; i++)
+        assert_int_equal(strata_flash_mark_bad(f, 3), 0);
+        assert_int_equal(w.n, 7);
+        for (i = 0; i < 7; i++)
             assert_int_equal(w.ops[i].kind, kinds[i]);
         assert_int_equal(w.ops[0].addr, ps);
         assert_int_equal(w.ops[0].len, ps);
@@ -604,6 +605,9 @@ static void observer_sees_every_op_with_its_cost(void **state)
         assert_int_equal(w.ops[3].len, ps + f->geo.spare_size);
         assert_int_equal(w.ops[4].len, ps);
         assert_int_equal(w.ops[5].addr, 2);
+        assert_int_equal(w.ops[5].len, 2);
+        assert_int_equal(w.ops[6].addr, 3);
+        assert_int_equal(w.ops[6].len, 2);
         /* each announced cost is what the stats advanced by before the next announcement */
         strata_sim_set_observer(sim, NULL, NULL);
         strata_sim_stats(sim, &end);
@@ -611,7 +615,7 @@ static void observer_sees_every_op_with_its_cost(void **state)
             struct strata_sim *replay = st_new(names[k], 4, 1, 0);
             const struct strata_flash *g = strata_sim_flash(replay);
             struct strata_sim_stats b0, b1;
-            for (i = 0; i < 6; i++) {
+            for (i = 0; i < 7; i++) {
                 strata_sim_stats(replay, &b0);
                 switch (i) {
                 case 0: assert_int_equal(strata_flash_read(g, ps, buf, ps), 0); break;
@@ -619,7 +623,8 @@ static void observer_sees_every_op_with_its_cost(void **state)
                 case 2: assert_int_equal(strata_flash_erase(g, 1), 0); break;
                 case 3: assert_int_equal(strata_flash_page_read(g, 3, buf, buf + ps), 0); break;
                 case 4: assert_int_equal(strata_flash_page_prog(g, 3, buf, NULL), 0); break;
-                default: assert_int_equal(strata_flash_is_bad(g, 2), 0); break;
+                case 5: assert_int_equal(strata_flash_is_bad(g, 2), 0); break;
+                default: assert_int_equal(strata_flash_mark_bad(g, 3), 0); break;
                 }
                 strata_sim_stats(replay, &b1);
                 strata_sim_stats_diff(&b0, &b1, &d);
