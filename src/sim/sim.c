@@ -665,7 +665,7 @@ struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg)
 {
     struct strata_sim *sim;
     uint32_t u;
-    if (cfg == NULL || cfg->profile == NULL || cfg->read_flip_rate < 0.0 ||
+    if (cfg == NULL || cfg->profile == NULL || !(cfg->read_flip_rate >= 0.0) || /* NaN too */
         cfg->read_flip_rate >= 1.0)
         return NULL;
     sim = calloc(1, sizeof *sim);

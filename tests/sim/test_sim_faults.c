@@ -316,7 +316,7 @@ static void bit_flips_are_transient(void **state)
     strata_sim_free(sim);
 }
 
-/* Only NAND reads flip bits; rates outside [0, 1) are refused. */
+/* Only NAND reads flip bits; rates outside [0, 1), NaN included, are refused. */
 static void bit_flip_rate_scope_and_bounds(void **state)
 {
     struct strata_sim_config cfg = config("w25q128", 2, 8);
@@ -336,6 +336,10 @@ static void bit_flip_rate_scope_and_bounds(void **state)
     cfg.read_flip_rate = 1.0;
     assert_null(strata_sim_new(&cfg));
     cfg.read_flip_rate = -0.001;
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = NAN; /* not a rate at all */
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = INFINITY;
     assert_null(strata_sim_new(&cfg));
     cfg.read_flip_rate = 0.999;
     sim = st_new_cfg(&cfg);
