@@ -360,6 +360,17 @@ static void unreadable_or_unwritable_files(void **state)
     assert_int_equal(strata_sim_image_load("/nonexistent-dir/none.img", &out), STRATA_EIO);
     assert_null(out);
     assert_int_equal(load_bytes((const uint8_t *)"", 0), STRATA_ECORRUPT); /* empty file */
+    /* a directory opens on POSIX but cannot be read */
+    assert_int_equal(strata_sim_image_load("/tmp", &out), STRATA_EIO);
+    assert_null(out);
+    /* a file longer than any image (8 GiB, sparse) is refused without being read */
+    st_tmp_path(path, sizeof path, "huge.img");
+    st_write_file(path, "STRATASM", 8);
+    if (truncate(path, (off_t)1 << 33) == 0) {
+        assert_int_equal(strata_sim_image_load(path, &out), STRATA_ECORRUPT);
+        assert_null(out);
+    }
+    remove(path);
     assert_int_equal(strata_sim_image_save(sim, "/nonexistent-dir/x.img"), STRATA_EIO);
     assert_int_equal(strata_sim_image_save(NULL, "/tmp/x.img"), STRATA_EINVAL);
     assert_int_equal(strata_sim_image_save(sim, NULL), STRATA_EINVAL);
