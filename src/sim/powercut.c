@@ -194,9 +194,12 @@ static int sweep(const struct strata_powercut_test *t, const struct strata_sim *
         struct pc_case c;
         struct pc_outcome o;
         unsigned d;
+        /* stratified: one point in each of `count` equal slices (i*n/count, (i+1)*n/count] of
+         * [1, n]; the slices do not overlap (count < n makes each at least one wide), so the
+         * points are distinct */
+        uint64_t lo = i * n / count, hi = (i + 1) * n / count;
         rng = mix(rng);
-        /* stratified: one point in each of `count` equal slices of [1, n] */
-        c.cuts[0] = count == n ? i + 1 : 1 + (i * n + rng % n) / count;
+        c.cuts[0] = count == n ? i + 1 : lo + 1 + rng % (hi - lo);
         c.depth = 1;
         if (run_case(t, base, &c, &o, r) != 0)
             return report_failure(t, &c, r);

@@ -232,7 +232,6 @@ static struct strata_powercut_test rec_test(struct recorder *rec, uint32_t round
 
 /* `samples` points out of n = 100: one in each of the equal slices (i*n/s, (i+1)*n/s], so they
  * are distinct and spread over the whole workload; the seed moves them inside their slices. */
-#if 0
 static void sampled_cut_points_are_stratified_and_distinct(void **state)
 {
     const uint32_t sample_counts[] = {30, 7, 99, 1};
@@ -269,8 +268,6 @@ static void sampled_cut_points_are_stratified_and_distinct(void **state)
     }
     assert_true(moved > 0);
 }
-
-#endif
 
 /* As many samples as points, or more, is the exhaustive run. */
 static void sampled_mode_with_enough_samples_is_exhaustive(void **state)
@@ -546,6 +543,7 @@ int main(void)
         cmocka_unit_test(harness_catches_unsafe_writer_and_replays_it),
         cmocka_unit_test(harness_passes_safe_writer_exhaustively),
         cmocka_unit_test(harness_refuses_bad_descriptions),
+        cmocka_unit_test(sampled_cut_points_are_stratified_and_distinct),
         cmocka_unit_test(sampled_mode_with_enough_samples_is_exhaustive),
         cmocka_unit_test(mirror_survives_cuts_during_recovery),
         cmocka_unit_test(bug_visible_only_when_recovery_is_cut),
