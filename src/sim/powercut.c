@@ -140,9 +140,9 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
     m0 = strata_sim_mutations(sim);
     if (c->depth == 0) {
         rc = t->workload(sim, t->arg);
-        if (rc == 0)
-            rc = check_rules(sim, r, "workload");
-        else
+        if (check_rules(sim, r, "workload")) /* the broken rule says more than its error code */
+            rc = r->rc;
+        else if (rc != 0)
             fail(r, rc, "workload failed without power cuts: %d (%s)", rc, strata_strerror(rc));
     } else {
         rc = run_phase_cut(t, sim, c->cuts[0], 0, r);
@@ -161,10 +161,10 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
         m0 = strata_sim_mutations(sim);
         rc = t->recover(sim, t->arg);
         out->recovery_ops = strata_sim_mutations(sim) - m0;
-        if (rc != 0)
+        if (check_rules(sim, r, "recovery"))
+            rc = r->rc;
+        else if (rc != 0)
             fail(r, rc, "recovery failed: %d (%s)", rc, strata_strerror(rc));
-        else
-            rc = check_rules(sim, r, "recovery");
     }
     r->cases++;
     strata_sim_free(sim);

@@ -479,6 +479,7 @@ static void violation_in_workload_fails_the_case(void **state)
     (void)state;
     assert_int_equal(strata_powercut_run(&pt, &r), STRATA_EVIOLATION);
     assert_string_equal(r.failing_id, "toy-noerase:11:0");
+    assert_non_null(strstr(r.reason, "during workload: zero-to-one"));
 }
 
 static void violation_in_recovery_fails_the_case(void **state)
@@ -490,6 +491,7 @@ static void violation_in_recovery_fails_the_case(void **state)
     assert_int_equal(strata_powercut_run(&pt, &r), STRATA_EVIOLATION);
     assert_null(strchr(r.failing_id, '.'));
     assert_string_not_equal(r.failing_id, "mirror-noerase:19:0");
+    assert_non_null(strstr(r.reason, "during recovery: zero-to-one"));
 }
 
 /* ---- replay ------------------------------------------------------------------------------------ */
