@@ -178,6 +178,41 @@ static void harness_refuses_bad_descriptions(void **state)
     assert_int_equal(r.cases, 0);
 }
 
+/* A name must fit a replay id and survive its parsing: letters, digits, '-' and '_', at most
+ * STRATA_POWERCUT_NAME_MAX of them. (A 400-character name used to overflow the report while
+ * formatting the id of a failing uncut case.) */
+static void harness_refuses_names_that_cannot_make_an_id(void **state)
+{
+    static char longname[401];
+    const char *bad[] = {longname, "", "toy:x", "toy x", "toy.x", "toy/x"};
+    struct toy t = {1, 3, 0, 0, 0, 1}; /* fails uncut: the id would be formatted */
+    struct strata_powercut_test pt = toy_test(&t, "toy");
+    struct strata_powercut_report r;
+    size_t i;
+    (void)state;
+    memset(longname, 'a', 400);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pt.name = bad[i];
+        assert_int_equal(strata_powercut_run(&pt, &r), STRATA_EINVAL);
+        assert_int_equal(r.cases, 0);
+        assert_int_equal(strata_powercut_replay(&pt, "toy:11:0", &r), STRATA_EINVAL);
+    }
+    longname[STRATA_POWERCUT_NAME_MAX] = '\0'; /* the longest allowed name works */
+    memset(longname, 'Z', 10);
+    longname[11] = '-';
+    longname[12] = '_';
+    longname[13] = '7';
+    pt.name = longname;
+    assert_int_equal(strata_powercut_run(&pt, &r), STRATA_EVIOLATION);
+    assert_int_equal(strncmp(r.failing_id, longname, STRATA_POWERCUT_NAME_MAX), 0);
+    assert_string_equal(r.failing_id + STRATA_POWERCUT_NAME_MAX, ":11:0");
+    /* no id at all */
+    pt.name = "toy";
+    memset(&r, 0x5A, sizeof r);
+    assert_int_equal(strata_powercut_replay(&pt, NULL, &r), STRATA_EINVAL);
+    assert_int_equal(r.cases, 0);
+}
+
 /* ---- sampled mode ------------------------------------------------------------------------ */
 
 /* The safe toy, noting at which of its mutating operations each case cut power. */
@@ -545,6 +580,7 @@ int main(void)
         cmocka_unit_test(harness_catches_unsafe_writer_and_replays_it),
         cmocka_unit_test(harness_passes_safe_writer_exhaustively),
         cmocka_unit_test(harness_refuses_bad_descriptions),
+        cmocka_unit_test(harness_refuses_names_that_cannot_make_an_id),
         cmocka_unit_test(sampled_cut_points_are_stratified_and_distinct),
         cmocka_unit_test(sampled_mode_with_enough_samples_is_exhaustive),
         cmocka_unit_test(mirror_survives_cuts_during_recovery),
