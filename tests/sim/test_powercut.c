@@ -337,6 +337,7 @@ struct mirror {
     int refresh_first, swallow, no_erase;
     uint32_t rounds, acked, pending;
     unsigned recoveries;
+    unsigned cut_at[4]; /* recoveries cut at their 1st, 2nd, 3rd op; [0]: anywhere else */
 };
 
 static int mirror_put(const struct strata_flash *f, uint32_t unit, const uint8_t *rec, int erase)
@@ -383,10 +384,24 @@ static int mirror_workload(struct strata_sim *sim, void *arg)
     return 0;
 }
 
+static int mirror_repair(struct strata_sim *sim, struct mirror *m);
+
+/* Recover, noting at which of its own mutating operations a cut recovery lost power. */
 static int mirror_recover(struct strata_sim *sim, void *arg)
 {
-    const struct strata_flash *f = strata_sim_flash(sim);
     struct mirror *m = arg;
+    uint64_t m0 = strata_sim_mutations(sim);
+    int rc = mirror_repair(sim, m);
+    if (rc == STRATA_EPOWER || !strata_sim_powered(sim)) {
+        uint64_t k = strata_sim_mutations(sim) - m0;
+        m->cut_at[k < 4 ? k : 0]++;
+    }
+    return rc;
+}
+
+static int mirror_repair(struct strata_sim *sim, struct mirror *m)
+{
+    const struct strata_flash *f = strata_sim_flash(sim);
     uint8_t r[2][REC];
     uint32_t seq[2] = {0, 0}, value[2] = {0, 0};
     int valid[2], u, best, rc;
@@ -432,7 +447,7 @@ static struct strata_powercut_test mirror_test(struct mirror *m, const char *nam
  * harness really went deeper (more cases than cut points, several recoveries per case). */
 static void mirror_survives_cuts_during_recovery(void **state)
 {
-    struct mirror m = {0, 0, 0, 4, 0, 0, 0};
+    struct mirror m = {0, 0, 0, 4, 0, 0, 0, {0, 0, 0, 0}};
     struct strata_powercut_test pt = mirror_test(&m, "mirror", 3);
     struct strata_powercut_report r;
     (void)state;
@@ -442,11 +457,27 @@ static void mirror_survives_cuts_during_recovery(void **state)
     assert_true(m.recoveries > 2 * r.cases);
 }
 
+/* Recovery cut points are drawn from the operations the recovery performed when it ran uncut:
+ * the mirror's repair is two of them (erase, program); both get cut, nothing beyond. */
+static void recovery_cut_points_cover_the_recovery(void **state)
+{
+    struct mirror m = {0, 0, 0, 6, 0, 0, 0, {0, 0, 0, 0}};
+    struct strata_powercut_test pt = mirror_test(&m, "mirror", 1);
+    struct strata_powercut_report r;
+    (void)state;
+    assert_int_equal(strata_powercut_run(&pt, &r), 0);
+    assert_int_equal(m.cut_at[0], 0);
+    assert_int_equal(m.cut_at[3], 0);
+    assert_true(m.cut_at[1] > 0);
+    assert_true(m.cut_at[2] > 0);
+    assert_int_equal(m.cut_at[1] + m.cut_at[2], r.cases - 1 - r.cut_points);
+}
+
 /* The refresh-first bug passes every cut in the workload, and is caught as soon as recovery is
  * cut too; its id names the recovery cut and replays the same failure. */
 static void bug_visible_only_when_recovery_is_cut(void **state)
 {
-    struct mirror m = {1, 0, 0, 4, 0, 0, 0};
+    struct mirror m = {1, 0, 0, 4, 0, 0, 0, {0, 0, 0, 0}};
     struct strata_powercut_test pt = mirror_test(&m, "mirror-refresh", 0);
     struct strata_powercut_report r, again;
     (void)state;
@@ -469,7 +500,7 @@ static void bug_visible_only_when_recovery_is_cut(void **state)
  * then at the 1st of each of two recoveries, then a final recovery. */
 static void replay_three_cuts_deep(void **state)
 {
-    struct mirror m = {0, 0, 0, 4, 0, 0, 0};
+    struct mirror m = {0, 0, 0, 4, 0, 0, 0, {0, 0, 0, 0}};
     struct strata_powercut_test pt = mirror_test(&m, "mirror", 3);
     struct strata_powercut_report r;
     (void)state;
@@ -495,7 +526,7 @@ static void workload_swallowing_epower_is_reported(void **state)
 
 static void recovery_swallowing_epower_is_reported(void **state)
 {
-    struct mirror m = {0, 1, 0, 3, 0, 0, 0};
+    struct mirror m = {0, 1, 0, 3, 0, 0, 0, {0, 0, 0, 0}};
     struct strata_powercut_test pt = mirror_test(&m, "mirror-swallow", 1);
     struct strata_powercut_report r;
     (void)state;
@@ -519,7 +550,7 @@ static void violation_in_workload_fails_the_case(void **state)
 
 static void violation_in_recovery_fails_the_case(void **state)
 {
-    struct mirror m = {0, 0, 1, 3, 0, 0, 0};
+    struct mirror m = {0, 0, 1, 3, 0, 0, 0, {0, 0, 0, 0}};
     struct strata_powercut_test pt = mirror_test(&m, "mirror-noerase", 0);
     struct strata_powercut_report r;
     (void)state;
@@ -584,6 +615,7 @@ int main(void)
         cmocka_unit_test(sampled_cut_points_are_stratified_and_distinct),
         cmocka_unit_test(sampled_mode_with_enough_samples_is_exhaustive),
         cmocka_unit_test(mirror_survives_cuts_during_recovery),
+        cmocka_unit_test(recovery_cut_points_cover_the_recovery),
         cmocka_unit_test(bug_visible_only_when_recovery_is_cut),
         cmocka_unit_test(replay_three_cuts_deep),
         cmocka_unit_test(workload_swallowing_epower_is_reported),
