@@ -56,6 +56,34 @@ static void factory_bad_blocks_marked_in_spare(void **state)
     }
 }
 
+/* is_bad reads the markers in the spare of the unit's first two pages, as a driver scanning a
+ * chip does: a marker a program left there reads as bad, though the simulator still lets the
+ * unit be used (it was not marked through mark_bad). */
+static void is_bad_reads_the_spare_markers(void **state)
+{
+    struct strata_sim *sim = st_new("mt29f4g08", 4, 1, 0);
+    const struct strata_flash *f = strata_sim_flash(sim);
+    uint8_t spare[64], buf[512];
+    (void)state;
+    memset(spare, 0xFF, sizeof spare);
+    spare[0] = 0x00;
+    assert_int_equal(strata_flash_page_prog(f, 2 * 64 + 1, NULL, spare), 0); /* page 1 */
+    assert_int_equal(strata_flash_is_bad(f, 2), 1);
+    assert_false(strata_sim_unit_is_bad(sim, 2));
+    assert_int_equal(strata_flash_read(f, 2 * 131072, buf, 512), 0);
+    spare[0] = 0xFE; /* any non-0xFF value, in page 0 */
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 3), 1);
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64 + 2, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 1), 0);
+    spare[0] = 0xFF;
+    spare[1] = 0x00; /* other spare bytes are not markers */
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 3), 0);
+    ts_assert_no_violations(sim);
+    strata_sim_free(sim);
+}
+
 /* Unit 0 is guaranteed good (as datasheets guarantee block 0), whatever the seed and count; the
  * seed decides where the others go. */
 static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
@@ -390,6 +418,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(factory_bad_blocks_marked_in_spare),
+        cmocka_unit_test(is_bad_reads_the_spare_markers),
         cmocka_unit_test(factory_bad_never_unit_zero_and_placed_by_seed),
         cmocka_unit_test(worn_unit_fails_erase_then_programs),
         cmocka_unit_test(wear_limits_drawn_within_spread),

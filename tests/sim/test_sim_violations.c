@@ -2,8 +2,11 @@
  * must return STRATA_EVIOLATION, count exactly one violation of its kind and change nothing else:
  * contents, spare, wear, page and row state, random state (all compared through the device's
  * image), the other statistics and the mutation count. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "simtest.h"
 
@@ -508,6 +511,29 @@ static void bad_block_access_refused(void **state)
     }
 }
 
+/* STRATA_SIM_OPT_ABORT_ON_VIOLATION stops the program at the violation (for a debugger). */
+static void abort_on_violation_option(void **state)
+{
+    pid_t pid;
+    int status = 0;
+    (void)state;
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct strata_sim *sim = st_new("w25q128", 2, 1, STRATA_SIM_OPT_ABORT_ON_VIOLATION);
+        const struct strata_flash *f = strata_sim_flash(sim);
+        uint8_t z = 0x00, o = 0xFF;
+        freopen("/dev/null", "w", stderr);
+        if (strata_flash_prog(f, 0, &z, 1) == 0)
+            strata_flash_prog(f, 0, &o, 1); /* 0 -> 1: aborts */
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +549,7 @@ int main(void)
         cmocka_unit_test(row_time_not_enforced_without_option),
         cmocka_unit_test(range_and_alignment_refused_by_wrappers_and_device),
         cmocka_unit_test(bad_block_access_refused),
+        cmocka_unit_test(abort_on_violation_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
