@@ -374,9 +374,9 @@ static void range_and_alignment_refused_by_wrappers_and_device(void **state)
     (void)state;
     memset(buf, 0xFF, sizeof buf);
     for (i = 0; i < COUNT(names); i++) {
-        struct strata_sim *sim = st_new(names[i], 4, 1, 0);
+        struct strata_sim *sim = st_new(names[i], 2, 1, 0);
         const struct strata_flash *f = strata_sim_flash(sim);
-        uint32_t size = strata_flash_size(f);
+        uint32_t size = strata_flash_size(f), units = f->geo.erase_count;
         uint32_t ru = f->geo.read_size, pu = f->geo.prog_size, u;
         struct { uint32_t addr, len; } cases[6];
         size_t n = 0;
@@ -409,8 +409,8 @@ static void range_and_alignment_refused_by_wrappers_and_device(void **state)
             }
         }
         if (!(f->caps & STRATA_FLASH_CAP_NO_ERASE)) {
-            WRAPPER_REFUSES(sim, strata_flash_erase(f, 4), STRATA_EINVAL);
-            REFUSED(sim, f->ops->erase(f, 4), STRATA_SIM_V_RANGE);
+            WRAPPER_REFUSES(sim, strata_flash_erase(f, units), STRATA_EINVAL);
+            REFUSED(sim, f->ops->erase(f, units), STRATA_SIM_V_RANGE);
             REFUSED(sim, f->ops->erase(f, UINT32_MAX), STRATA_SIM_V_RANGE);
         }
         if (f->caps & STRATA_FLASH_CAP_SPARE) {
@@ -419,10 +419,10 @@ static void range_and_alignment_refused_by_wrappers_and_device(void **state)
             REFUSED(sim, f->ops->page_read(f, pages, buf, NULL), STRATA_SIM_V_RANGE);
             WRAPPER_REFUSES(sim, strata_flash_page_prog(f, pages, buf, NULL), STRATA_EINVAL);
             REFUSED(sim, f->ops->page_prog(f, pages, buf, NULL), STRATA_SIM_V_RANGE);
-            WRAPPER_REFUSES(sim, strata_flash_is_bad(f, 4), STRATA_EINVAL);
-            REFUSED(sim, f->ops->is_bad(f, 4), STRATA_SIM_V_RANGE);
-            WRAPPER_REFUSES(sim, strata_flash_mark_bad(f, 4), STRATA_EINVAL);
-            REFUSED(sim, f->ops->mark_bad(f, 4), STRATA_SIM_V_RANGE);
+            WRAPPER_REFUSES(sim, strata_flash_is_bad(f, units), STRATA_EINVAL);
+            REFUSED(sim, f->ops->is_bad(f, units), STRATA_SIM_V_RANGE);
+            WRAPPER_REFUSES(sim, strata_flash_mark_bad(f, units), STRATA_EINVAL);
+            REFUSED(sim, f->ops->mark_bad(f, units), STRATA_SIM_V_RANGE);
         }
         strata_sim_free(sim);
     }
@@ -476,14 +476,14 @@ static void bad_block_access_refused(void **state)
         uint8_t *buf, *spare;
         memset(&cfg, 0, sizeof cfg);
         cfg.profile = strata_sim_profile_find(nand_profiles[i]);
-        cfg.erase_count = 6;
+        cfg.erase_count = 4;
         cfg.seed = 5;
-        cfg.factory_bad = 2;
+        cfg.factory_bad = 1;
         sim = st_new_cfg(&cfg);
         f = strata_sim_flash(sim);
         ps = f->geo.page_size;
         ppu = f->geo.erase_size / ps;
-        for (u = 0; u < 6; u++)
+        for (u = 0; u < 4; u++)
             if (strata_sim_unit_is_bad(sim, u))
                 bad = u;
             else
