@@ -151,6 +151,19 @@ int strata_sim_image_save(const struct strata_sim *csim, const char *path)
     return rc;
 }
 
+/* The longest image any profile this build knows can have: no longer file is worth reading. */
+static uint64_t max_image_length(void)
+{
+    uint64_t max = 0;
+    size_t i;
+    for (i = 0; i < strata_sim_profile_count(); i++) {
+        const struct strata_sim_profile *p = strata_sim_profile_at(i);
+        uint64_t len = image_length_for(p, UINT32_MAX / p->geo.erase_size);
+        max = len > max ? len : max;
+    }
+    return max;
+}
+
 static int read_file(const char *path, uint8_t **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -158,9 +171,18 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
     *out = NULL;
     if (f == NULL)
         return STRATA_EIO;
+    /* A directory opens but cannot be read, and its "size" means nothing. */
+    if (fgetc(f) == EOF && ferror(f)) {
+        fclose(f);
+        return STRATA_EIO;
+    }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
         return STRATA_EIO;
+    }
+    if ((uint64_t)size > max_image_length()) {
+        fclose(f);
+        return STRATA_ECORRUPT;
     }
     *len = (size_t)size;
     *out = malloc(*len ? *len : 1);
