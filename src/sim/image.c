@@ -226,6 +226,25 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
     return 0;
 }
 
+/* Every stored state must be one the simulator itself can reach: a CRC-valid crafted image must
+ * not load an impossible device. */
+static int states_plausible(const struct strata_sim *sim)
+{
+    uint32_t units = sim->flash.geo.erase_count, nop = sim->flash.geo.nop, i;
+    if (sim->cfg.options & ~(uint32_t)(STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION))
+        return 0;
+    for (i = 0; i < units; i++)
+        if (sim->unit_state[i] & ~(UNIT_BAD | UNIT_WORN))
+            return 0;
+    for (i = 0; sim->page_progs && i < sim->page_count; i++)
+        if (sim->page_progs[i] != PAGE_TORN && nop != 0 && sim->page_progs[i] > nop)
+            return 0;
+    for (i = 0; sim->top_page && i < units; i++)
+        if (sim->top_page[i] < -1 || sim->top_page[i] >= (int32_t)sim->pages_per_unit)
+            return 0;
+    return 1;
+}
+
 int strata_sim_image_load(const char *path, struct strata_sim **out)
 {
     struct strata_sim *sim = NULL;
@@ -255,9 +274,8 @@ int strata_sim_image_load(const char *path, struct strata_sim **out)
     for (i = 0; i < n; i++)
         for (j = 0; j < s[i].count; j++, at += s[i].width)
             set_element(&s[i], j, get_le(buf + at, s[i].width));
-    for (i = 0; i < sim->flash.geo.erase_count; i++)
-        if (sim->unit_state[i] & ~(UNIT_BAD | UNIT_WORN))
-            goto done;
+    if (!states_plausible(sim))
+        goto done;
     rc = 0;
 done:
     free(buf);

@@ -354,7 +354,12 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
     op.energy_pj = cost->fixed_pj + cost->byte_pj * op.len;
     cut = sim_cut_decide(sim, &op);
     sim->stats.erases++;
-    sim_charge(sim, cost, 0, f->geo.erase_size);
+    if (cut.cut) { /* the erase pulse ran for the part done before the lights went out */
+        sim->stats.time_ps += op.time_ps * cut.pos / op.len;
+        sim->stats.energy_pj += op.energy_pj * cut.pos / op.len;
+    } else {
+        sim_charge(sim, cost, 0, f->geo.erase_size);
+    }
     if (cut.cut && !cut.partial && cut.pos == 0) {
         /* cut before it began: the cells, their wear and the page states never saw it */
         sim_power_fail(sim);

@@ -179,6 +179,35 @@ static void nand_page_program_torn(void **state)
 
 /* A main-area program over three pages cut in the second: the first page is programmed, the
  * second torn, the third was never started (still erased, still programmable). */
+/* A torn program leaves the cells it was not programming alone: on mt29f4g08 (NOP 4) sector 0 of
+ * a page, programmed earlier, survives a cut during a whole-page program that carries 0xFF over
+ * it and new data in sector 1. Only bits sector 1 was clearing can be wrong (as 1), and at least
+ * one is. */
+static void nand_torn_partial_program_keeps_earlier_sectors(void **state)
+{
+    uint32_t seed;
+    (void)state;
+    for (seed = 1; seed <= 20; seed++) {
+        struct strata_sim *sim = st_new("mt29f4g08", 2, seed, 0);
+        const struct strata_flash *f = strata_sim_flash(sim);
+        uint8_t s0[512], page[2048], back[2048];
+        uint32_t i;
+        st_pattern(s0, sizeof s0, seed);
+        memset(page, 0xFF, sizeof page);
+        st_pattern(page + 512, 512, seed + 100);
+        assert_int_equal(strata_flash_prog(f, 0, s0, 512), 0);
+        strata_sim_cut_at_op(sim, 1);
+        assert_int_equal(strata_flash_page_prog(f, 0, page, NULL), STRATA_EPOWER);
+        strata_sim_reboot(sim);
+        assert_int_equal(strata_sim_peek(sim, 0, back, sizeof back), 0);
+        assert_memory_equal(back, s0, 512); /* earlier sector intact */
+        for (i = 512; i < 2048; i++)       /* inhibited cells (data bit 1) stay erased */
+            assert_int_equal(back[i] & page[i], page[i]);
+        assert_true(st_bit_diff(back + 512, page + 512, 512) > 0); /* the cut shows */
+        strata_sim_free(sim);
+    }
+}
+
 static void nand_multi_page_program_torn_in_second_page(void **state)
 {
     struct strata_sim *sim = st_new("k9f1g08", 2, 4, 0);
@@ -684,6 +713,7 @@ int main(void)
         cmocka_unit_test(bitwise_program_torn_at_every_byte),
         cmocka_unit_test(bitwise_program_torn_at_random_point),
         cmocka_unit_test(nand_page_program_torn),
+        cmocka_unit_test(nand_torn_partial_program_keeps_earlier_sectors),
         cmocka_unit_test(nand_multi_page_program_torn_in_second_page),
         cmocka_unit_test(erase_torn_leaves_zero_bits),
         cmocka_unit_test(nand_erase_torn_pages_refuse_programs),
