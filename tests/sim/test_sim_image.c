@@ -347,6 +347,16 @@ static void damaged_nand_image_rejected(void **state)
     }
     for (n = len - 200; n < len; n += 13)
         assert_int_equal(load_bytes(img, n), STRATA_ECORRUPT);
+    /* CRC-valid but unreachable states: a page programmed more often than NOP 1 allows, an order
+     * position outside the block, unknown option bits. The torn marker (255) is reachable. */
+    {
+        size_t progs = len - 4 - 8 - pages, top = len - 4 - 8, opts = 52;
+        uint8_t two = 2, torn = 255, top_bad[4] = {32, 0, 0, 0}, opt_bad[4] = {0x80, 0, 0, 0};
+        assert_int_equal(load_edited(img, len, progs + 5, &two, 1, 1), STRATA_ECORRUPT);
+        assert_int_equal(load_edited(img, len, progs + 5, &torn, 1, 1), 0);
+        assert_int_equal(load_edited(img, len, top, top_bad, 4, 1), STRATA_ECORRUPT);
+        assert_int_equal(load_edited(img, len, opts, opt_bad, 4, 1), STRATA_ECORRUPT);
+    }
     free(img);
     strata_sim_free(sim);
 }
