@@ -87,7 +87,7 @@ struct strata_fs_file {
 struct strata_fs {
     struct strata_fs_config cfg;
     uint32_t pages, sectors, pps, usable; /* geometry: pages, sectors, pages/sector, E - M */
-    uint32_t hdr, hslots;                 /* header size; (unused) */
+    uint32_t hdr;                         /* header bytes (54 + 2 * name_max) */
     uint32_t seq;                         /* last sequence number used */
     uint32_t free_hint;                   /* first sector that may hold free pages */
     uint32_t removals;                    /* for the cleaning pass */
