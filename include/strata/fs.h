@@ -96,7 +96,7 @@ struct strata_fs {
         uint16_t hash;
         uint32_t page;
     } cache[STRATA_FS_CACHE];
-    uint8_t cache_next, mounted;
+    uint8_t cache_next, mounted, cleaning;
 };
 
 struct strata_fs_dir {

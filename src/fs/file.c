@@ -108,15 +108,18 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
     return (int32_t)n;
 }
 
+/* D = max(last programmed byte in [clen, intent) + 1, end of the highest logged range). */
 static int find_clean(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    uint32_t top = fs_min(f->intent, f->cap), used = 0;
+    uint32_t top = fs_min(f->intent, f->cap), used = 0, logged;
     int rc = 0;
     if (f->clean != FS_NONE)
         return 0;
     if (top > f->clen)
         rc = fs_last_used(fs, fs_data_u(fs, f) + f->clen, top - f->clen, &used);
-    f->clean = f->clen + used;
+    if (rc == 0)
+        rc = fs_log_top(fs, f, &logged);
+    f->clean = f->clen + used > logged ? f->clen + used : logged;
     return rc;
 }
 

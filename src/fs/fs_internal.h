@@ -147,6 +147,7 @@ int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t si
 uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 
 /* log.c: micro logs */
+int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top);
 int fs_log_find(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t key);
 uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j);
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, const uint8_t *buf,

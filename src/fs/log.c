@@ -47,6 +47,27 @@ int fs_log_find(const struct strata_fs *fs, const struct strata_fs_file *f, uint
     return STRATA_ENOENT;
 }
 
+/* End of the highest file range with a log record among [0, k): data may be programmed in
+ * place only above it, since a read of a logged range never looks at the extent. */
+int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top)
+{
+    uint8_t b[16 * FS_ENTRY];
+    uint32_t j, i;
+    *top = 0;
+    for (j = 0; f->log < FS_BAD && j < f->k; j += 16) {
+        uint32_t c = fs_min(f->k - j, 16);
+        int rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY);
+        if (rc != 0)
+            return rc;
+        for (i = 0; i < c; i++) {
+            uint32_t key = fs_get16(b + i * FS_ENTRY);
+            if (b[i * FS_ENTRY + 2] == fs_entry_check(key) && (key + 1) * f->log_record > *top)
+                *top = (key + 1) * f->log_record;
+        }
+    }
+    return 0;
+}
+
 static int entry_void(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
 {
     return fs_zero(fs, entry_u(fs, f, j), FS_ENTRY);
@@ -165,5 +186,7 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, con
     if ((rc = fs_prog(fs, entry_u(fs, f, f->k), e, FS_ENTRY)) != 0)
         return rc;
     f->k++;
+    if (f->clean < (key + 1) * f->log_record)
+        f->clean = (key + 1) * f->log_record;
     return 0;
 }

@@ -173,19 +173,26 @@ int strata_fs_gc(struct strata_fs *fs)
     return rc ? rc : (int)erased;
 }
 
-/* Allocate `pages` pages first-fit, collecting garbage once when nothing fits; then claim the
- * sectors the run extends into through their markers' fp (before the header is written). */
+/* Allocate `pages` pages first-fit. When nothing fits: garbage collection; then, once (not
+ * from inside a cleaning pass), the cleaning pass and garbage collection again. Finally claim
+ * the sectors the run extends into through their markers' fp (before the header is written). */
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
-    uint32_t s, end;
+    uint32_t s, end, attempt;
     int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page);
-    if (rc == STRATA_ENOSPC) {
-        fs->free_hint = 0;
+    for (attempt = 0; rc == STRATA_ENOSPC && attempt < 2 && pages <= fs->pages; attempt++) {
+        if (attempt == 1) {
+            if (fs->cleaning)
+                break;
+            fs->cleaning = 1;
+            rc = fs_clean(fs);
+            fs->cleaning = 0;
+            if (rc != 0)
+                break;
+        }
         rc = strata_fs_gc(fs);
-        if (rc > 0)
-            rc = find_run(fs, pages, page);
-        else if (rc == 0)
-            rc = STRATA_ENOSPC;
+        if (rc >= 0)
+            rc = rc > 0 ? find_run(fs, pages, page) : STRATA_ENOSPC;
     }
     if (rc != 0)
         return rc;
