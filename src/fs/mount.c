@@ -123,6 +123,22 @@ static int pass_logs(struct strata_fs *fs, struct scan *sc, struct fs_walk *w)
     return rc != 0 ? (rc < 0 ? rc : 0) : finding(fs, sc, w->h.page, "orphan micro log");
 }
 
+/* Check-only: pages after a free page of a sector are never written; data there means a
+ * damaged header hides an extent (bit rot, not a power cut). Samples each page's first bytes. */
+static int check_free(struct strata_fs *fs, struct scan *sc, uint32_t at, uint32_t n)
+{
+    uint8_t b[16];
+    uint32_t p;
+    int rc;
+    for (p = at + 1; p < at + n; p++) {
+        if ((rc = fs_read(fs, fs_page_u(fs, p), b, sizeof b)) != 0)
+            return rc;
+        if (!fs_blank(b, sizeof b))
+            return finding(fs, sc, FS_NONE, "data after a free page (damaged header?)");
+    }
+    return 0;
+}
+
 static int scan(struct strata_fs *fs, struct scan *sc)
 {
     struct fs_walk w;
@@ -141,6 +157,8 @@ static int scan(struct strata_fs *fs, struct scan *sc)
                     carry_end = w.at + w.h.pages;
                     carry_live = !w.h.obsolete;
                 }
+            } else if (ev == EV_FREE && pass && sc->mode != SCAN_MOUNT) {
+                rc = check_free(fs, sc, w.at, w.n);
             } else if (ev == EV_COVER && pass && carry_live && carry_end > w.at &&
                        fs_min(carry_end - w.at, fs->pps) != w.n) {
                 rc = finding(fs, sc, FS_NONE, "sector marker disagrees with a live extent");

@@ -288,16 +288,17 @@ int sc_compare(struct strata_fs *fs, const struct sc_ns *ns, char *why, size_t w
         i = name_index(st.name);
         if (st.name[0] == '~')
             continue;
+        rc = STRATA_ECORRUPT;
         if (i < 0 || seen[i]++ || !ns->f[i].exists) {
             snprintf(why, wn, "file '%s' should not exist%s", st.name,
                      i >= 0 && seen[i] > 1 ? " (duplicate)" : "");
-            return STRATA_ECORRUPT;
+            break;
         }
         mf = &ns->f[i];
         if (st.size != mf->len) {
             snprintf(why, wn, "'%s' has %u bytes, expected %u", st.name, (unsigned)st.size,
                      (unsigned)mf->len);
-            return STRATA_ECORRUPT;
+            break;
         }
         buf = realloc(buf, st.size + 1);
         assert_non_null(buf);
@@ -311,12 +312,12 @@ int sc_compare(struct strata_fs *fs, const struct sc_ns *ns, char *why, size_t w
         }
         if ((uint32_t)n != mf->len || memcmp(buf, mf->data, mf->len) != 0) {
             snprintf(why, wn, "'%s' content differs", st.name);
-            free(buf);
-            return STRATA_ECORRUPT;
+            rc = STRATA_ECORRUPT;
+            break;
         }
     }
     free(buf);
-    if (rc < 0)
+    if (rc != 0)
         return rc;
     for (i = 0; i < SC_NAMES; i++)
         if (ns->f[i].exists && !seen[i]) {
