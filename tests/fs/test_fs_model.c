@@ -81,7 +81,7 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
 
 static void model_m25p80(void **state)
 {
-    uint64_t s, n = ts_scale(6, 10);
+    uint64_t s, n = ts_scale(15, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("m25p80", 16, s, 600, 6000);
@@ -89,7 +89,7 @@ static void model_m25p80(void **state)
 
 static void model_w25q128(void **state)
 {
-    uint64_t s, n = ts_scale(6, 10);
+    uint64_t s, n = ts_scale(15, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("w25q128", 48, 100 + s, 600, 4000);
@@ -97,7 +97,7 @@ static void model_w25q128(void **state)
 
 static void model_msp430(void **state)
 {
-    uint64_t s, n = ts_scale(4, 10);
+    uint64_t s, n = ts_scale(10, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("msp430f5529", 160, 200 + s, 500, 3000);
@@ -105,7 +105,7 @@ static void model_msp430(void **state)
 
 static void model_at45db161(void **state)
 {
-    uint64_t s, n = ts_scale(4, 10);
+    uint64_t s, n = ts_scale(10, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("at45db161", 256, 300 + s, 500, 4000);

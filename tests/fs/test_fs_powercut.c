@@ -3,6 +3,7 @@
  * mutating flash operation (exhaustive) with a further cut during recovery, on several
  * device profiles; then a long random workload cut at sampled points.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "fs_pc.h"
@@ -116,147 +117,138 @@ static const struct sc_op two_files_ops[] = {
     OP_WR(0, 10, 10, 3), OP_AP(1, 50, 4), OP_CLOSE(0), OP_MV(NA, NC), OP_CLOSE(1),
 };
 
-static void run(const char *name, const char *profile, uint32_t units,
-                const struct sc_op *prefix, uint32_t np, const struct sc_op *ops, uint32_t no)
+struct workload {
+    const char *name;
+    const struct sc_op *prefix, *ops;
+    uint32_t nprefix, nops;
+    uint32_t default_size, clean_every;
+    int small; /* needs a small device: garbage collection must run */
+};
+
+#define W(n, pre, ops) {n, pre, ops, NOPS(pre), NOPS(ops), 0, 0, 0}
+#define W0(n, ops) {n, NULL, ops, 0, NOPS(ops), 0, 0, 0}
+
+static const struct workload workloads[] = {
+    W0("create", create_ops),
+    W0("append", append_ops),
+    W("modify", file2k_prefix, modify_ops),
+    W("merge", merge_prefix, merge_ops),
+    W("grow", grow_prefix, grow_ops),
+    W("truncate", truncate_prefix, truncate_ops),
+    W("remove", remove_prefix, remove_ops),
+    W("rename", rename_prefix, rename_ops),
+    W("conflog", conflog_prefix, conflog_ops),
+    W0("slots", slots_ops),
+    W0("two-files", two_files_ops),
+    {"gc", gc_prefix, gc_ops, NOPS(gc_prefix), NOPS(gc_ops), 0, 0, 1},
+    {"clean", clean_prefix, clean_ops, NOPS(clean_prefix), NOPS(clean_ops), 1000, 1, 1},
+};
+
+struct profile {
+    const char *name;
+    uint32_t units, small_units;
+};
+
+/* sizes: room for every workload; "small" forces garbage collection (none on m25p80, whose
+ * 64 KiB sectors the small workloads cannot fill) */
+static const struct profile profiles[] = {
+    {"m25p80", 4, 0},
+    {"w25q128", 16, 9},
+    {"msp430f5529", 80, 64},
+    {"at45db161", 128, 80},
+};
+
+static void campaign(const struct workload *w, const struct profile *p,
+                     enum strata_sim_tear tear, const char *suffix)
 {
     struct fs_pc c;
+    char name[64];
+    if (w->small && p->small_units == 0)
+        return;
     memset(&c, 0, sizeof c);
+    snprintf(name, sizeof name, "%s-%s%s", w->name, p->name, suffix);
     c.name = name;
-    c.profile = profile;
-    c.units = units;
-    c.prefix = prefix;
-    c.nprefix = np;
-    c.ops = ops;
-    c.nops = no;
-    c.recovery_cuts = 1;
+    c.profile = p->name;
+    c.units = w->small ? p->small_units : p->units;
+    c.prefix = w->prefix;
+    c.nprefix = w->nprefix;
+    c.ops = w->ops;
+    c.nops = w->nops;
+    c.recovery_cuts = 2;
+    c.default_size = w->default_size;
+    c.clean_every = w->clean_every;
+    c.tear = tear;
     fs_pc_run(&c);
 }
 
-static void pc_create(void **state)
+/* one cmocka test per workload: every profile, torn cuts; on w25q128 also cuts that leave the
+ * operation undone or done */
+static void run_workload(size_t i)
 {
-    (void)state;
-    run("create", "m25p80", 4, NULL, 0, create_ops, NOPS(create_ops));
-    run("create-msp", "msp430f5529", 80, NULL, 0, create_ops, NOPS(create_ops));
+    size_t p;
+    for (p = 0; p < sizeof profiles / sizeof profiles[0]; p++)
+        campaign(&workloads[i], &profiles[p], STRATA_SIM_TEAR_RANDOM, "");
+    campaign(&workloads[i], &profiles[1], STRATA_SIM_TEAR_BEFORE, "-before");
+    campaign(&workloads[i], &profiles[1], STRATA_SIM_TEAR_AFTER, "-after");
 }
 
-static void pc_append(void **state)
-{
-    (void)state;
-    run("append", "m25p80", 4, NULL, 0, append_ops, NOPS(append_ops));
-    run("append-w25", "w25q128", 16, NULL, 0, append_ops, NOPS(append_ops));
-}
+#define WORKLOAD_TEST(fn, i)                                                                    \
+    static void fn(void **state)                                                                \
+    {                                                                                           \
+        (void)state;                                                                            \
+        run_workload(i);                                                                        \
+    }
 
-static void pc_modify(void **state)
-{
-    (void)state;
-    run("modify", "m25p80", 4, file2k_prefix, NOPS(file2k_prefix), modify_ops, NOPS(modify_ops));
-    run("modify-at45", "at45db161", 128, file2k_prefix, NOPS(file2k_prefix), modify_ops,
-        NOPS(modify_ops));
-}
+WORKLOAD_TEST(pc_create, 0)
+WORKLOAD_TEST(pc_append, 1)
+WORKLOAD_TEST(pc_modify, 2)
+WORKLOAD_TEST(pc_merge, 3)
+WORKLOAD_TEST(pc_grow, 4)
+WORKLOAD_TEST(pc_truncate, 5)
+WORKLOAD_TEST(pc_remove, 6)
+WORKLOAD_TEST(pc_rename, 7)
+WORKLOAD_TEST(pc_conflog, 8)
+WORKLOAD_TEST(pc_slots, 9)
+WORKLOAD_TEST(pc_two_files, 10)
+WORKLOAD_TEST(pc_gc, 11)
+WORKLOAD_TEST(pc_clean, 12)
 
-static void pc_merge(void **state)
+/* Long random workloads, cut at sampled points, with crash sequences (two more cuts during
+ * the recoveries), on every profile. */
+static void random_campaign(const struct profile *p, uint64_t seed)
 {
-    (void)state;
-    run("merge", "m25p80", 4, merge_prefix, NOPS(merge_prefix), merge_ops, NOPS(merge_ops));
-    run("merge-msp", "msp430f5529", 80, merge_prefix, NOPS(merge_prefix), merge_ops,
-        NOPS(merge_ops));
-}
-
-static void pc_grow(void **state)
-{
-    (void)state;
-    run("grow", "m25p80", 4, grow_prefix, NOPS(grow_prefix), grow_ops, NOPS(grow_ops));
-}
-
-static void pc_truncate(void **state)
-{
-    (void)state;
-    run("truncate", "w25q128", 16, truncate_prefix, NOPS(truncate_prefix), truncate_ops,
-        NOPS(truncate_ops));
-}
-
-static void pc_remove(void **state)
-{
-    (void)state;
-    run("remove", "m25p80", 4, remove_prefix, NOPS(remove_prefix), remove_ops, NOPS(remove_ops));
-}
-
-static void pc_rename(void **state)
-{
-    (void)state;
-    run("rename", "m25p80", 4, rename_prefix, NOPS(rename_prefix), rename_ops, NOPS(rename_ops));
-    run("rename-w25", "w25q128", 16, rename_prefix, NOPS(rename_prefix), rename_ops,
-        NOPS(rename_ops));
-}
-
-static void pc_conflog(void **state)
-{
-    (void)state;
-    run("conflog", "w25q128", 16, conflog_prefix, NOPS(conflog_prefix), conflog_ops,
-        NOPS(conflog_ops));
-}
-
-static void pc_slots(void **state)
-{
-    (void)state;
-    run("slots-msp", "msp430f5529", 80, NULL, 0, slots_ops, NOPS(slots_ops));
-}
-
-static void pc_gc(void **state)
-{
-    (void)state;
-    run("gc", "w25q128", 8, gc_prefix, NOPS(gc_prefix), gc_ops, NOPS(gc_ops));
-}
-
-static void pc_clean(void **state)
-{
-    struct fs_pc c;
-    (void)state;
-    memset(&c, 0, sizeof c);
-    c.name = "clean";
-    c.profile = "w25q128";
-    c.units = 8;
-    c.prefix = clean_prefix;
-    c.nprefix = NOPS(clean_prefix);
-    c.ops = clean_ops;
-    c.nops = NOPS(clean_ops);
-    c.recovery_cuts = 1;
-    c.clean_every = 1;
-    c.default_size = 1000;
-    fs_pc_run(&c);
-}
-
-static void pc_two_files(void **state)
-{
-    (void)state;
-    run("two-files", "m25p80", 4, NULL, 0, two_files_ops, NOPS(two_files_ops));
-}
-
-/* A long random workload (with its own reboot-free history), cut at sampled points. */
-static void pc_random_sampled(void **state)
-{
-    static struct sc_op ops[400];
+    static struct sc_op ops[1000];
     struct sc_model m;
     struct ts_rng r;
     struct fs_pc c;
-    uint32_t i, n = (uint32_t)ts_scale(150, 2);
-    (void)state;
+    char name[64];
+    uint32_t i, n = (uint32_t)ts_scale(200, 4);
     sc_model_init(&m);
-    ts_rng_seed(&r, 77);
+    ts_rng_seed(&r, seed);
     for (i = 0; i < n; i++) {
         sc_random_op(&m, &r, 3000, &ops[i]);
         sc_model_apply(&m, &ops[i]);
     }
     sc_model_free(&m);
     memset(&c, 0, sizeof c);
-    c.name = "random";
-    c.profile = "w25q128";
-    c.units = 32;
+    snprintf(name, sizeof name, "random-%s-%u", p->name, (unsigned)seed);
+    c.name = name;
+    c.profile = p->name;
+    c.units = 2 * p->units;
     c.ops = ops;
     c.nops = n;
-    c.samples = (uint32_t)ts_scale(120, 10);
+    c.samples = (uint32_t)ts_scale(150, 10);
     c.recovery_cuts = 2;
+    c.clean_every = 5;
     fs_pc_run(&c);
+}
+
+static void pc_random_sampled(void **state)
+{
+    size_t p;
+    (void)state;
+    for (p = 0; p < sizeof profiles / sizeof profiles[0]; p++)
+        random_campaign(&profiles[p], 77 + p);
 }
 
 int main(void)
