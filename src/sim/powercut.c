@@ -245,8 +245,12 @@ int strata_powercut_replay(const struct strata_powercut_test *t, const char *id,
     struct pc_case c;
     struct pc_outcome o;
     int rc;
-    if (id == NULL || (rc = prepare(t, &base, r)) != 0)
-        return rc ? rc : STRATA_EINVAL;
+    if (id == NULL) {
+        memset(r, 0, sizeof *r);
+        return STRATA_EINVAL;
+    }
+    if ((rc = prepare(t, &base, r)) != 0)
+        return rc;
     rc = parse_id(t, id, &c);
     if (rc == 0) {
         fprintf(stderr, "powercut %s: replaying case %s\n", t->name, id);
