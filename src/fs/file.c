@@ -68,29 +68,14 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
     return rc;
 }
 
-/* Read [off, off+n) of the file's current content: newest log record per key, else in place. */
+/* Read [off, off+n) of the file's current content: the extent's bytes, then every log record
+ * over the range, oldest first, so the newest wins. Bytes the extent holds as garbage (a torn
+ * append) are always under a record: writes there go through the log. */
 int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n)
 {
-    while (n > 0) {
-        uint32_t c = n, u = fs_data_u(fs, f) + off;
-        int rc;
-        if (f->log < FS_BAD && f->k > 0) {
-            uint32_t rs = f->log_record;
-            c = fs_min(n, rs - off % rs);
-            rc = fs_log_find(fs, f, off / rs);
-            if (rc >= 0)
-                u = fs_log_record_u(fs, f, (uint32_t)rc) + off % rs;
-            else if (rc != STRATA_ENOENT)
-                return rc;
-        }
-        if ((rc = fs_read(fs, u, buf, c)) != 0)
-            return rc;
-        off += c;
-        buf += c;
-        n -= c;
-    }
-    return 0;
+    int rc = fs_read(fs, fs_data_u(fs, f) + off, buf, n);
+    return rc == 0 && f->log < FS_BAD && f->k > 0 ? fs_log_overlay(fs, f, off, buf, n) : rc;
 }
 
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n)

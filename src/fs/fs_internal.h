@@ -148,7 +148,8 @@ uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 
 /* log.c: micro logs */
 int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top);
-int fs_log_find(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t key);
+int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
+                   uint8_t *buf, uint32_t n);
 uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j);
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, const uint8_t *buf,
                uint32_t n);

@@ -27,24 +27,29 @@ uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file
     return fs_page_u(fs, f->log) + records_at(fs, f->log_records) + j * f->log_record;
 }
 
-/* The newest entry for `key` among [0, k), scanning backwards; STRATA_ENOENT if none. */
-int fs_log_find(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t key)
+/* Copy over buf (file bytes [off, off+n)) every record among entries [0, k) that overlaps it,
+ * in entry order: the newest record of a range is applied last. */
+int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
+                   uint8_t *buf, uint32_t n)
 {
     uint8_t b[16 * FS_ENTRY];
-    uint32_t j = f->k;
-    while (j > 0) {
-        uint32_t c = fs_min(j, 16), i;
-        int rc;
-        j -= c;
-        if ((rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY)) != 0)
+    uint32_t rs = f->log_record, j, i;
+    for (j = 0; j < f->k; j += 16) {
+        uint32_t c = fs_min(f->k - j, 16);
+        int rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY);
+        if (rc != 0)
             return rc;
-        for (i = c; i-- > 0;) {
-            const uint8_t *e = b + i * FS_ENTRY;
-            if (fs_get16(e) == key && e[2] == fs_entry_check(key))
-                return (int)(j + i);
+        for (i = 0; i < c; i++) {
+            uint32_t key = fs_get16(b + i * FS_ENTRY), a = key * rs;
+            uint32_t lo = a > off ? a : off, hi = fs_min(a + rs, off + n);
+            if (b[i * FS_ENTRY + 2] != fs_entry_check(key) || lo >= hi)
+                continue;
+            rc = fs_read(fs, fs_log_record_u(fs, f, j + i) + (lo - a), buf + (lo - off), hi - lo);
+            if (rc != 0)
+                return rc;
         }
     }
-    return STRATA_ENOENT;
+    return 0;
 }
 
 /* End of the highest file range with a log record among [0, k): data may be programmed in

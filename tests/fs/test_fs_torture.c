@@ -38,9 +38,9 @@ static void torture_all(void **state)
     (void)state;
     for (s = 1; s <= 3; s++) {
         exhaustive("m25p80", 8, 1000 + s, 250);
-        exhaustive("w25q128", 24, 2000 + s, 250);
-        exhaustive("msp430f5529", 120, 3000 + s, 150);
-        exhaustive("at45db161", 160, 4000 + s, 150);
+        exhaustive("w25q128", 64, 2000 + s, 250);
+        exhaustive("msp430f5529", 200, 3000 + s, 150);
+        exhaustive("at45db161", 256, 4000 + s, 150);
     }
 }
 
