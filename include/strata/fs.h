@@ -80,17 +80,19 @@ struct strata_fs_file {
     uint32_t log;                /* micro log extent's first page, or 0xFFFFFFFF */
     uint16_t log_records, log_record; /* log configuration */
     uint16_t k, kc;              /* log slots used now / at the last commit */
-    uint16_t slot, meta;         /* next length slot; meta pages of the extent */
+    uint16_t kend;               /* first blank log entry found at open */
+    uint16_t slot;               /* next length slot (they grow back from the extent's end) */
     uint8_t flags, state;
 };
 
 struct strata_fs {
     struct strata_fs_config cfg;
     uint32_t pages, sectors, pps, usable; /* geometry: pages, sectors, pages/sector, E - M */
-    uint32_t hdr;                         /* header bytes (54 + 2 * name_max) */
+    uint32_t hdr;                         /* header bytes (55 + 2 * name_max) */
     uint32_t seq;                         /* last sequence number used */
     uint32_t free_hint;                   /* first sector that may hold free pages */
     uint32_t removals;                    /* for the cleaning pass */
+    uint32_t gc_next;                     /* where incremental garbage collection resumes */
     struct strata_fs_file *open;
     struct {
         uint16_t hash;

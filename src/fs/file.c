@@ -2,10 +2,9 @@
  * Open files: open/close, the read path, writes (in place at the end, through the micro log
  * elsewhere), seek, sync, truncate.
  *
- * `clean` (D) is the data offset from which the extent is known to be erased. Data is
- * programmed in place only at offsets >= D; everything below goes through the micro log. After
- * a cut, bytes between the committed length and the durable intent may hold a torn append, so
- * D is found (on the first write) as the last programmed byte there.
+ * `clean` (D, see fs_find_clean) is the data offset from which the extent is known to be
+ * erased and unlogged. Data is programmed in place only at offsets >= D; everything below goes
+ * through the micro log.
  */
 #include "fs_internal.h"
 
@@ -41,7 +40,8 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
     if (rc == 0 && fs_opened(fs, w.h.page) != NULL)
         return STRATA_EBUSY;
     if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE)) {
-        rc = fs_create(fs, name, nlen, fs->cfg.default_size, 0, 0, FS_NONE, FS_NONE, &nf);
+        rc = fs_create(fs, name, nlen, fs_area_for(fs->cfg.default_size), 0, 0, FS_NONE, FS_NONE,
+                       &nf);
         if (rc == 0 && (rc = fs_hdr_read(fs, nf.page, w.raw, &w.h)) == HDR_VALID)
             rc = 0;
     }
@@ -93,28 +93,13 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
     return (int32_t)n;
 }
 
-/* D = max(last programmed byte in [clen, intent) + 1, end of the highest logged range). */
-static int find_clean(struct strata_fs *fs, struct strata_fs_file *f)
-{
-    uint32_t top = fs_min(f->intent, f->cap), used = 0, logged;
-    int rc = 0;
-    if (f->clean != FS_NONE)
-        return 0;
-    if (top > f->clen)
-        rc = fs_last_used(fs, fs_data_u(fs, f) + f->clen, top - f->clen, &used);
-    if (rc == 0)
-        rc = fs_log_top(fs, f, &logged);
-    f->clean = f->clen + used > logged ? f->clen + used : logged;
-    return rc;
-}
-
 /* The file outgrew its extent: move it to one twice as large (or just large enough). */
 static int grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end)
 {
-    uint32_t cap = f->cap < end / 2 || f->cap > 0x7FFFFFFF ? end : 2 * f->cap;
-    int rc = fs_rewrite(fs, f, cap, f->log_records, f->log_record);
-    if (rc == STRATA_ENOSPC && cap > end)
-        rc = fs_rewrite(fs, f, end, f->log_records, f->log_record);
+    uint32_t need = fs_area_for(end), area = f->cap > 0x7FFFFFFF ? need : 2 * f->cap;
+    int rc = fs_rewrite(fs, f, area > need ? area : need, f->log_records, f->log_record);
+    if (rc == STRATA_ENOSPC && area > need)
+        rc = fs_rewrite(fs, f, need, f->log_records, f->log_record);
     return rc;
 }
 
@@ -152,9 +137,9 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     end = off + n;
     while (off < end) {
         uint32_t e = end;
-        if (end > f->cap)
+        if (end > fs_room(f))
             rc = (rc = grow(fs, f, end)) == 0 ? 1 : rc;
-        else if ((rc = find_clean(fs, f)) == 0 && off < f->clean) {
+        else if ((rc = fs_find_clean(fs, f)) == 0 && off < f->clean) {
             e = fs_min(end, (off / f->log_record + 1) * f->log_record);
             rc = fs_log_put(fs, f, off, p, e - off);
         } else if (rc == 0) {

@@ -9,17 +9,17 @@
 
 #define FS_VERSION 1u
 #define FS_M 8u      /* sector marker bytes */
-#define FS_SLOT 12u  /* length slot bytes */
-#define FS_ENTRY 3u  /* log index entry bytes */
+#define FS_SLOT 8u   /* length slot bytes */
+#define FS_ENTRY 4u  /* log index entry bytes: key, check, commit mark */
 #define FS_NONE 0xFFFFFFFFu
 #define FS_BAD 0xFFFFFFFEu /* a torn one-way field */
 #define FS_T_DATA 0xD1u
 #define FS_T_LOG 0x1Du
-#define FS_HDR_MAX (54u + 2u * STRATA_FS_NAME_LIMIT)
+#define FS_HDR_MAX (55u + 2u * STRATA_FS_NAME_LIMIT)
 
 /* header offsets; those after the name depend on name_max (N) */
 #define O_TYPE 0u
-#define O_META 2u
+#define O_ZERO 2u
 #define O_SEQ 4u
 #define O_PAGES 8u
 #define O_LOGN 12u
@@ -30,12 +30,14 @@
 #define O_CRC(N) (24u + (N))
 #define O_OBS(N) (28u + (N))
 #define O_COMMIT(N) (29u + (N))
-#define O_LINK(N) (30u + (N))
-#define O_REN(N) (38u + (N))
+#define O_RENAMED(N) (30u + (N))
+#define O_LINK(N) (31u + (N))
+#define O_REN(N) (39u + (N))
+#define HDR_SHORT(N) (31u + (N)) /* what the walk reads: the CRC part and the three flags */
 
 #define CRC_HDR 0x46534844u
 #define CRC_REN 0x52454E4Du
-#define CRC_LEN 0x4C454E31u
+
 
 /* strata_fs_file.state bits */
 #define ST_DIRTY 1u     /* changes since the last commit */
@@ -46,8 +48,8 @@ struct fs_hdr {
     uint32_t page, seq, pages, lpage, lseq; /* lpage/lseq: supersedes (data) or owner (log) */
     uint32_t log;                           /* log link: page, FS_NONE or FS_BAD */
     uint32_t rseq, rpage, rpseq;            /* rename slot: sequence, replaced page/sequence */
-    uint16_t meta, logn, logrs;
-    uint8_t type, obsolete, commit, renamed; /* renamed: 0 blank, 1 valid, 2 torn */
+    uint16_t logn, logrs;
+    uint8_t type, obsolete, commit, renamed; /* renamed: 0 no, 1 valid slot, 2 torn slot */
     const uint8_t *name;                    /* NUL-padded, name_max bytes, in the raw buffer */
 };
 
@@ -105,9 +107,11 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
 /* layout.c: headers and slots */
 int fs_hdr_parse(const struct strata_fs *fs, const uint8_t *raw, uint32_t page, struct fs_hdr *h);
 int fs_hdr_read(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
+int fs_hdr_read_short(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
 int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pages,
-                 uint32_t meta, uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
-                 const char *name, uint32_t nlen);
+                 uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq, const char *name,
+                 uint32_t nlen);
+uint32_t fs_link_read(const struct strata_fs *fs, uint32_t page, int *rc);
 int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
 int fs_live(const struct fs_hdr *h);
 int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n);
@@ -129,6 +133,7 @@ int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen);
 typedef int (*fs_sector_fn)(struct strata_fs *fs, uint32_t sector, uint32_t live,
                             uint32_t dead, void *arg);
 int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg);
+int fs_gc(struct strata_fs *fs, uint32_t need);
 int fs_clean(struct strata_fs *fs);
 
 /* extent.c, file.c: extents, handles, the read path, commits, copies */
@@ -137,17 +142,22 @@ int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
              uint32_t n);
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f);
 int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end);
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t cap, uint32_t logn,
+int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f);
+uint32_t fs_room(const struct strata_fs_file *f);
+uint32_t fs_area_for(uint32_t size);
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
                uint32_t logrs);
 int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t logn,
                       uint32_t logrs);
-int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t size,
+int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t area,
               uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
               struct strata_fs_file *nf);
 uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 
 /* log.c: micro logs */
 int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top);
+int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot);
+int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f);
 int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
                    uint8_t *buf, uint32_t n);
 uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j);

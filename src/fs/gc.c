@@ -22,7 +22,8 @@ static int flush(struct strata_fs *fs, struct acct *a, fs_sector_fn fn, void *ar
     return fn != NULL ? fn(fs, a->sector, a->live, a->dead, arg) : 0;
 }
 
-/* Walk every sector, call fn(sector, live pages, dead pages) after each, fill u if given. */
+/* Walk every sector, call fn(sector, live pages, dead pages) after each, fill u if given.
+ * fn returns <0 (error, returned), 0 (go on) or >0 (stop here, return 0). */
 int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg)
 {
     struct fs_walk w;
@@ -36,7 +37,7 @@ int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn,
             return ev;
         if (w.at / fs->pps != a.sector) {
             if ((rc = flush(fs, &a, fn, arg, u)) != 0)
-                return rc;
+                return rc < 0 ? rc : 0;
             a.sector = w.at / fs->pps;
             a.live = a.dead = 0;
         }
@@ -73,7 +74,57 @@ int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn,
             u->obsolete += live ? 0 : w.n;
         }
     }
-    return flush(fs, &a, fn, arg, u);
+    rc = flush(fs, &a, fn, arg, u);
+    return rc < 0 ? rc : 0;
+}
+
+struct gc_run {
+    uint32_t need, erased, from, to;
+};
+
+static int gc_erase(struct strata_fs *fs, uint32_t sector, uint32_t live, uint32_t dead,
+                    void *arg)
+{
+    struct gc_run *g = arg;
+    int rc;
+    if (live != 0 || dead == 0 || sector < g->from || sector >= g->to)
+        return 0;
+    if ((rc = fs_erase(fs, sector)) != 0)
+        return rc;
+    g->erased++;
+    fs->gc_next = sector + 1;
+    /* stop once the pages asked for are free: bounds the time one allocation can take */
+    return g->need != 0 && g->erased * fs->pps >= g->need;
+}
+
+/* Garbage collection (Coffee's Algorithm 2): erase sectors with no live page and at least one
+ * dead page until `need` pages have been freed (0: all of them). Returns the number of sectors
+ * erased. Incremental collection resumes where the previous one stopped (round robin), so the
+ * erases rotate over the device as Coffee's collect-everything-when-full did, without its
+ * pause of one erase per sector. */
+int fs_gc(struct strata_fs *fs, uint32_t need)
+{
+    struct gc_run g;
+    int rc;
+    g.need = need;
+    g.erased = 0;
+    g.from = need ? fs->gc_next % fs->sectors : 0;
+    g.to = fs->sectors;
+    rc = fs_account(fs, NULL, gc_erase, &g);
+    if (rc == 0 && g.from > 0 && (need == 0 || g.erased * fs->pps < need)) {
+        g.to = g.from;
+        g.from = 0;
+        rc = fs_account(fs, NULL, gc_erase, &g);
+    }
+    fs->free_hint = 0;
+    return rc ? rc : (int)g.erased;
+}
+
+int strata_fs_gc(struct strata_fs *fs)
+{
+    if (fs == NULL || !fs->mounted)
+        return STRATA_EINVAL;
+    return fs_gc(fs, 0);
 }
 
 struct pick {

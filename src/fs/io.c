@@ -178,7 +178,7 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     if (fs->cfg.log_size == 0)
         fs->cfg.log_size = 4 * ps;
     units = cfg->unit_count ? cfg->unit_count : f->geo.erase_count - cfg->first_unit;
-    fs->hdr = 54 + 2 * fs->cfg.name_max;
+    fs->hdr = 55 + 2 * fs->cfg.name_max;
     fs->pps = f->geo.erase_size / ps;
     fs->usable = f->geo.erase_size - FS_M;
     fs->sectors = units;

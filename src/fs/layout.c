@@ -29,53 +29,92 @@ static uint32_t link_decode(const struct strata_fs *fs, const uint8_t *p)
     return v == ~c && v != 0 && v <= fs->pages ? v - 1 : FS_BAD;
 }
 
+/* Parse the CRC-covered part and the three flags (the first HDR_SHORT bytes of raw). */
 int fs_hdr_parse(const struct strata_fs *fs, const uint8_t *raw, uint32_t page, struct fs_hdr *h)
 {
     uint32_t N = fs->cfg.name_max;
-    const uint8_t *r = raw + O_REN(N);
     memset(h, 0, sizeof *h);
     h->page = page;
-    if (fs_blank(raw, fs->hdr))
+    h->log = FS_NONE;
+    if (fs_blank(raw, HDR_SHORT(N)))
         return HDR_BLANK;
     h->type = raw[O_TYPE];
     h->seq = fs_get32(raw + O_SEQ);
     h->pages = fs_get32(raw + O_PAGES);
     if ((h->type != FS_T_DATA && h->type != FS_T_LOG) || raw[1] != 0 ||
-        fs_get32(raw + O_CRC(N)) != crc_xor(raw, O_CRC(N), CRC_HDR) || h->pages == 0 ||
+        fs_get16(raw + O_ZERO) != 0 ||
+        fs_get32(raw + O_CRC(N)) != crc_xor(raw, O_CRC(N), CRC_HDR) || h->pages < 2 ||
         h->pages > fs->pages - page || h->seq == FS_NONE)
         return HDR_GARBAGE;
-    h->meta = (uint16_t)fs_get16(raw + O_META);
     h->logn = (uint16_t)fs_get16(raw + O_LOGN);
     h->logrs = (uint16_t)fs_get16(raw + O_LOGRS);
     h->lpage = fs_get32(raw + O_LPAGE);
     h->lseq = fs_get32(raw + O_LSEQ);
     h->obsolete = raw[O_OBS(N)] != 0xFF;
     h->commit = raw[O_COMMIT(N)] != 0xFF;
+    h->renamed = h->type == FS_T_DATA && raw[O_RENAMED(N)] != 0xFF;
     h->name = raw + O_NAME;
-    h->log = FS_NONE;
-    if (h->type == FS_T_LOG)
-        return HDR_VALID;
-    h->log = link_decode(fs, raw + O_LINK(N));
-    if (!fs_blank(r, N + 16)) {
-        h->renamed = 2;
-        if (fs_get32(r + N + 12) == ren_crc(fs, r, page, h->seq)) {
-            h->renamed = 1;
-            h->name = r;
-            h->rseq = fs_get32(r + N);
-            h->rpage = fs_get32(r + N + 4);
-            h->rpseq = fs_get32(r + N + 8);
-        }
-    }
     return HDR_VALID;
 }
 
+/* The rename slot at raw + O_REN: valid (1) or torn (2); blank counts as not renamed (0). */
+static void parse_ren(const struct strata_fs *fs, const uint8_t *raw, struct fs_hdr *h)
+{
+    uint32_t N = fs->cfg.name_max;
+    const uint8_t *r = raw + O_REN(N);
+    if (fs_blank(r, N + 16)) {
+        h->renamed = 0;
+    } else if (fs_get32(r + N + 12) == ren_crc(fs, r, h->page, h->seq)) {
+        h->renamed = 1;
+        h->name = r;
+        h->rseq = fs_get32(r + N);
+        h->rpage = fs_get32(r + N + 4);
+        h->rpseq = fs_get32(r + N + 8);
+    } else {
+        h->renamed = 2;
+    }
+}
+
+/* The whole header: flags, log link and rename slot. */
 int fs_hdr_read(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h)
 {
     int rc;
     if (page >= fs->pages)
         return HDR_GARBAGE;
-    rc = fs_read(fs, fs_page_u(fs, page), raw, fs->hdr);
-    return rc != 0 ? rc : fs_hdr_parse(fs, raw, page, h);
+    if ((rc = fs_read(fs, fs_page_u(fs, page), raw, fs->hdr)) != 0)
+        return rc;
+    rc = fs_hdr_parse(fs, raw, page, h);
+    if (rc == HDR_VALID && h->type == FS_T_DATA) {
+        h->log = link_decode(fs, raw + O_LINK(fs->cfg.name_max));
+        if (h->renamed)
+            parse_ren(fs, raw, h);
+    }
+    return rc;
+}
+
+/* What a walk needs: the CRC part and flags, plus the rename slot of a renamed file (its
+ * name). h->log is not read. */
+int fs_hdr_read_short(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h)
+{
+    uint32_t N = fs->cfg.name_max;
+    int rc = fs_read(fs, fs_page_u(fs, page), raw, HDR_SHORT(N));
+    if (rc != 0)
+        return rc;
+    rc = fs_hdr_parse(fs, raw, page, h);
+    if (rc == HDR_VALID && h->renamed) {
+        int r = fs_read(fs, fs_page_u(fs, page) + O_REN(N), raw + O_REN(N), N + 16);
+        if (r != 0)
+            return r;
+        parse_ren(fs, raw, h);
+    }
+    return rc;
+}
+
+uint32_t fs_link_read(const struct strata_fs *fs, uint32_t page, int *rc)
+{
+    uint8_t v[8];
+    *rc = fs_read(fs, fs_page_u(fs, page) + O_LINK(fs->cfg.name_max), v, 8);
+    return link_decode(fs, v);
 }
 
 /* A live data file: valid (the caller checked), committed and not obsolete. */
@@ -86,8 +125,8 @@ int fs_live(const struct fs_hdr *h)
 
 /* Write the CRC-covered part of a header in one program: a cut leaves it blank or invalid. */
 int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pages,
-                 uint32_t meta, uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
-                 const char *name, uint32_t nlen)
+                 uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq, const char *name,
+                 uint32_t nlen)
 {
     uint8_t raw[FS_HDR_MAX];
     uint32_t N = fs->cfg.name_max;
@@ -96,7 +135,7 @@ int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pag
     memset(raw, type == FS_T_LOG ? 0xFF : 0x00, O_CRC(N));
     raw[O_TYPE] = type;
     raw[1] = 0;
-    fs_put16(raw + O_META, meta);
+    fs_put16(raw + O_ZERO, 0);
     fs_put32(raw + O_SEQ, ++fs->seq);
     fs_put32(raw + O_PAGES, pages);
     fs_put16(raw + O_LOGN, logn);
@@ -136,6 +175,12 @@ int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name,
     fs_put32(s + N + 4, rpage);
     fs_put32(s + N + 8, rpseq);
     fs_put32(s + N + 12, ren_crc(fs, s, h->page, h->seq));
+    /* the flag tells walks to read the slot; a cut after it leaves the slot blank: no rename */
+    if (!h->renamed) {
+        int rc = fs_flag(fs, h->page, O_RENAMED(N));
+        if (rc != 0)
+            return rc;
+    }
     return fs_prog(fs, fs_page_u(fs, h->page) + O_REN(N), s, N + 16);
 }
 

@@ -1,8 +1,10 @@
 /*
- * Micro logs (paper §3.6). A log extent holds an index table of R 3-byte entries and R records
- * of rs bytes; record j belongs to entry j. A write programs the record, then its entry, so a
- * cut never leaves an entry pointing at unwritten data. Entries past the committed count are
- * ignored after a cut and voided by the next writer, whose first slot is blank-checked.
+ * Micro logs (paper §3.6). A log extent holds an index table of R 4-byte entries (key, check,
+ * commit mark) and R records of rs bytes; record j belongs to entry j. A write programs the
+ * record, then its entry, so a cut never leaves an entry pointing at unwritten data. A sync
+ * that changed only log records commits by marking its last entry. Entries past the committed
+ * ones are ignored after a cut and voided by the next writer, whose first slot is
+ * blank-checked.
  */
 #include "fs_internal.h"
 
@@ -89,24 +91,24 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
         return STRATA_EINVAL;
     rc = fs_alloc(fs, fs_pages_for(fs, bytes), &page);
     if (rc == 0)
-        rc = fs_hdr_write(fs, page, FS_T_LOG, fs_pages_for(fs, bytes), 0, n, rs, f->page, f->seq,
+        rc = fs_hdr_write(fs, page, FS_T_LOG, fs_pages_for(fs, bytes), n, rs, f->page, f->seq,
                           NULL, 0);
     if (rc == 0)
         rc = fs_link_write(fs, f->page, page);
     if (rc != 0)
         return rc;
     f->log = page;
-    f->k = 0;
+    f->k = f->kend = 0;
     f->state |= ST_LOG_READY;
     return 0;
 }
 
-/* First write since the file was opened: void uncommitted entries, skip a slot whose record a
- * cut left half-written, and find the first free slot. */
-static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
+/* At open: the committed entries (past the length slot's count, up to the last valid marked
+ * one) and the first blank entry (binary search: entries are written in order). */
+int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
 {
     uint8_t e[FS_ENTRY];
-    uint32_t lo = f->kc, hi = f->log_records, used, j;
+    uint32_t lo = kslot, hi = f->log_records, j;
     int rc;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -117,6 +119,32 @@ static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
         else
             lo = mid + 1;
     }
+    f->kend = (uint16_t)lo;
+    for (j = lo; j-- > kslot;) {
+        if ((rc = fs_read(fs, entry_u(fs, f, j), e, FS_ENTRY)) != 0)
+            return rc;
+        if (e[2] == fs_entry_check(fs_get16(e)) && e[3] != 0xFF) {
+            f->kc = (uint16_t)(j + 1);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Commit the log records of this sync: mark the last entry (any torn state reads as marked,
+ * and everything it commits was complete before). */
+int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
+{
+    int rc = strata_flash_sync(fs->cfg.flash);
+    return rc ? rc : fs_zero(fs, entry_u(fs, f, f->k - 1u) + 3, 1);
+}
+
+/* First write since the file was opened: void uncommitted entries, skip a slot whose record a
+ * cut left half-written, and find the first free slot. */
+static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
+{
+    uint32_t lo = f->kend, used, j;
+    int rc;
     for (j = f->kc; j < lo; j++)
         if ((rc = entry_void(fs, f, j)) != 0)
             return rc;
@@ -167,7 +195,7 @@ static int put_record(struct strata_fs *fs, struct strata_fs_file *f, uint32_t k
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, const uint8_t *buf,
                uint32_t n)
 {
-    uint8_t e[FS_ENTRY];
+    uint8_t e[FS_ENTRY - 1];
     uint32_t key = off / f->log_record;
     int rc;
     if (f->log == FS_BAD || (f->log != FS_NONE && f->k >= f->log_records &&
@@ -188,7 +216,7 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, con
         return rc;
     fs_put16(e, key);
     e[2] = (uint8_t)fs_entry_check(key);
-    if ((rc = fs_prog(fs, entry_u(fs, f, f->k), e, FS_ENTRY)) != 0)
+    if ((rc = fs_prog(fs, entry_u(fs, f, f->k), e, FS_ENTRY - 1)) != 0)
         return rc;
     f->k++;
     if (f->clean < (key + 1) * f->log_record)

@@ -191,8 +191,10 @@ int strata_fs_mount(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     struct scan sc = {SCAN_MOUNT, NULL};
     int rc = fs_setup(fs, cfg);
-    if (rc == 0 && (rc = scan(fs, &sc)) == 0)
+    if (rc == 0 && (rc = scan(fs, &sc)) == 0) {
         fs->mounted = 1;
+        fs->gc_next = fs->seq % fs->sectors; /* spread collection across reboots */
+    }
     return rc;
 }
 

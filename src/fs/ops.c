@@ -68,7 +68,7 @@ int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
         return STRATA_EEXIST;
     if (rc != STRATA_ENOENT)
         return rc;
-    return fs_create(fs, name, nlen, size, 0, 0, FS_NONE, FS_NONE, &nf);
+    return fs_create(fs, name, nlen, fs_area_for(size), 0, 0, FS_NONE, FS_NONE, &nf);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
@@ -82,8 +82,8 @@ int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log
         return STRATA_EINVAL;
     rc = find(fs, name, &nlen, &w);
     if (rc == STRATA_ENOENT)
-        return fs_create(fs, name, nlen, fs->cfg.default_size, n, record_size, FS_NONE, FS_NONE,
-                         &nf);
+        return fs_create(fs, name, nlen, fs_area_for(fs->cfg.default_size), n, record_size,
+                         FS_NONE, FS_NONE, &nf);
     if (rc != 0)
         return rc;
     if (fs_opened(fs, w.h.page) != NULL)
@@ -106,7 +106,7 @@ static int describe(struct strata_fs *fs, const struct fs_hdr *h, struct strata_
     for (i = 0; i < fs->cfg.name_max && h->name[i] != 0; i++)
         st->name[i] = (char)h->name[i];
     st->size = f->len;
-    st->capacity = f->cap;
+    st->capacity = fs_room(f);
     st->page = f->page;
     st->pages = f->pages;
     st->log_records = f->log_records;

@@ -43,7 +43,7 @@ int fs_step(const struct strata_fs *fs, struct fs_walk *w)
             return EV_COVER;
         }
     }
-    rc = fs_hdr_read(fs, w->page, w->raw, &w->h);
+    rc = fs_hdr_read_short(fs, w->page, w->raw, &w->h);
     if (rc < 0)
         return rc;
     if (rc == HDR_BLANK) {
@@ -98,7 +98,7 @@ int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_w
     for (i = 0; i < STRATA_FS_CACHE; i++) {
         if (fs->cache[i].hash != hash || fs->cache[i].page >= fs->pages)
             continue;
-        ev = fs_hdr_read(fs, fs->cache[i].page, w->raw, &w->h);
+        ev = fs_hdr_read_short(fs, fs->cache[i].page, w->raw, &w->h);
         if (ev < 0)
             return ev;
         if (ev == HDR_VALID && fs_live(&w->h) && fs_name_eq(fs, w->h.name, name, nlen))
@@ -150,49 +150,29 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
     return STRATA_ENOSPC;
 }
 
-static int gc_erase(struct strata_fs *fs, uint32_t sector, uint32_t live, uint32_t dead,
-                    void *arg)
-{
-    int rc;
-    if (live != 0 || dead == 0)
-        return 0;
-    if ((rc = fs_erase(fs, sector)) != 0)
-        return rc;
-    ++*(uint32_t *)arg;
-    return 0;
-}
-
-int strata_fs_gc(struct strata_fs *fs)
-{
-    uint32_t erased = 0;
-    int rc;
-    if (fs == NULL || !fs->mounted)
-        return STRATA_EINVAL;
-    rc = fs_account(fs, NULL, gc_erase, &erased);
-    fs->free_hint = 0;
-    return rc ? rc : (int)erased;
-}
-
-/* Allocate `pages` pages first-fit. When nothing fits: garbage collection; then, once (not
- * from inside a cleaning pass), the cleaning pass and garbage collection again. Finally claim
- * the sectors the run extends into through their markers' fp (before the header is written). */
+/* Allocate `pages` pages first-fit. When nothing fits: garbage collection, a few sectors at a
+ * time, until the run fits or nothing is left to erase; then, once (not from inside a cleaning
+ * pass), the cleaning pass and again. Finally claim the sectors the run extends into through
+ * their markers' fp (before the header is written). */
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
-    uint32_t s, end, attempt;
-    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page);
-    for (attempt = 0; rc == STRATA_ENOSPC && attempt < 2 && pages <= fs->pages; attempt++) {
-        if (attempt == 1) {
-            if (fs->cleaning)
-                break;
-            fs->cleaning = 1;
-            rc = fs_clean(fs);
-            fs->cleaning = 0;
-            if (rc != 0)
-                break;
+    uint32_t s, end;
+    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page), cleaned = 0;
+    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
+        rc = fs_gc(fs, pages);
+        if (rc > 0) {
+            rc = find_run(fs, pages, page);
+            continue;
         }
-        rc = strata_fs_gc(fs);
-        if (rc >= 0)
-            rc = rc > 0 ? find_run(fs, pages, page) : STRATA_ENOSPC;
+        if (rc < 0 || cleaned || fs->cleaning) {
+            rc = rc < 0 ? rc : STRATA_ENOSPC;
+            break;
+        }
+        cleaned = fs->cleaning = 1;
+        rc = fs_clean(fs);
+        fs->cleaning = 0;
+        if (rc == 0)
+            rc = STRATA_ENOSPC;
     }
     if (rc != 0)
         return rc;

@@ -117,6 +117,13 @@ static uint32_t phys(const struct tfs *t, uint32_t page)
     return page / pps * f->geo.erase_size + (page % pps ? page % pps * f->geo.page_size : 8);
 }
 
+/* Length slot i of a file: 8 bytes, growing down from the end of its extent. */
+static uint32_t slot_addr(const struct tfs *t, const struct strata_fs_stat *st, uint32_t i)
+{
+    uint32_t ps = strata_sim_flash(t->sim)->geo.page_size;
+    return (st->page + st->pages) * ps - 8 * (i + 1);
+}
+
 static void poke(struct tfs *t, uint32_t addr, const void *v, uint32_t n)
 {
     assert_int_equal(strata_sim_poke(t->sim, addr, v, n), 0);
@@ -154,7 +161,7 @@ static void damaged_length_slot(void **state)
     struct tfs t;
     struct strata_fs_stat st;
     struct strata_fs_file f;
-    uint8_t raw[16], slot[12];
+    uint8_t raw[16], slot[8];
     uint32_t n;
     (void)state;
     init_small(&t, "w25q128", 8, 2);
@@ -164,10 +171,10 @@ static void damaged_length_slot(void **state)
     assert_int_equal(strata_fs_close(&t.fs, &f), 0);
     assert_int_equal(strata_fs_stat(&t.fs, "two", &st), 0);
     assert_int_equal(st.size, 6);
-    /* slots follow the 86-byte header: abc's intent, abc's commit, def's commit (3rd) */
-    strata_sim_peek(t.sim, phys(&t, st.page) + 86 + 2 * 12, slot, 12);
+    /* slots: abc's intent, abc's commit, def's commit (the third) */
+    strata_sim_peek(t.sim, slot_addr(&t, &st, 2), slot, 8);
     slot[0] ^= 0x01;
-    poke(&t, phys(&t, st.page) + 86 + 2 * 12, slot, 12);
+    poke(&t, slot_addr(&t, &st, 2), slot, 8);
     assert_int_equal(tfs_remount(&t), 0);
     assert_int_equal(tfs_get(&t, "two", raw, sizeof raw, &n), 0);
     assert_int_equal(n, 3);
@@ -183,23 +190,20 @@ static void impossible_length(void **state)
     struct strata_fs_stat st;
     struct strata_fs_file f;
     struct strata_fs_report r;
-    uint8_t raw[86], slot[12], id[8];
-    uint32_t seq, i = 5, crc;
+    uint8_t raw[8], slot[8], id[8];
+    uint32_t seq, i = 2;
     (void)state;
     init_small(&t, "w25q128", 8, 2);
-    assert_int_equal(tfs_put(&t, "cfg", "v=1", 3), 0);
+    assert_int_equal(tfs_put(&t, "cfg", "v=1", 3), 0); /* slots 0 (intent) and 1 (commit) */
     assert_int_equal(strata_fs_stat(&t.fs, "cfg", &st), 0);
     strata_sim_peek(t.sim, phys(&t, st.page), raw, sizeof raw);
-    memset(slot, 0, 8);
-    slot[2] = 0x10; /* 1 MiB */
     seq = raw[4] | raw[5] << 8 | (uint32_t)raw[6] << 16 | (uint32_t)raw[7] << 24;
+    memset(slot, 0, 7);
+    slot[2] = 0x10; /* 1 MiB */
     memcpy(id, &seq, 4);
     memcpy(id + 4, &i, 4);
-    crc = strata_crc32(strata_crc32(0, slot, 8), id, 8) ^ 0x4C454E31u;
-    memcpy(slot + 8, &crc, 4);
-    memset(raw, 0x00, 36); /* slots 2..4 used (invalid), slot 5 the forged last one */
-    poke(&t, phys(&t, st.page) + 86 + 2 * 12, raw, 36);
-    poke(&t, phys(&t, st.page) + 86 + 5 * 12, slot, 12);
+    slot[7] = (uint8_t)((strata_crc32(strata_crc32(0, slot, 7), id, 8) ^ 0x4C) & 0x7F);
+    poke(&t, slot_addr(&t, &st, 2), slot, 8);
     assert_int_equal(tfs_remount(&t), 0);
     assert_int_equal(strata_fs_open(&t.fs, &f, "cfg", STRATA_FS_READ), STRATA_ECORRUPT);
     assert_int_equal(strata_fs_check(&t.fs, 0, &r), 1);
