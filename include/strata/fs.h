@@ -122,9 +122,10 @@ struct strata_fs_usage {
 
 struct strata_fs_report {
     uint32_t files, logs, garbage_pages, dirty_sectors;
-    uint32_t problems; /* invariant violations: 0 on a healthy file system */
+    uint32_t problems;   /* invariant violations: 0 on a healthy file system */
     uint32_t repaired;
-    char first[96];    /* description of the first problem */
+    const char *first;   /* the first problem, or NULL */
+    uint32_t first_page; /* where (0xFFFFFFFF: not one extent) */
 };
 
 /* Erase the range and write sector markers. Not power-safe. Cost: one erase and two small

@@ -121,6 +121,18 @@ int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name,
 int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log);
 int fs_obsolete(struct strata_fs *fs, uint32_t page);
 
+/* mount.c, check.c: the scan shared by mount repair and check */
+enum { SCAN_MOUNT, SCAN_CHECK, SCAN_REPAIR };
+struct fs_scan {
+    int mode;
+    struct strata_fs_report *r;
+    /* check only: called for every event of the second pass */
+    int (*check)(struct strata_fs *fs, struct fs_scan *sc, int ev, struct fs_walk *w);
+    uint32_t carry_end, carry_live;
+};
+int fs_scan(struct strata_fs *fs, struct fs_scan *sc);
+int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const char *what);
+
 /* walk.c: the quick-skip walk, search, allocation */
 void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page);
 int fs_step(const struct strata_fs *fs, struct fs_walk *w);

@@ -83,5 +83,5 @@ void tfs_assert_clean(struct tfs *t)
     struct strata_fs_report r;
     int rc = strata_fs_check(&t->fs, 0, &r);
     if (rc != 0)
-        fail_msg("check: %d problem(s) (rc %d): %s", r.problems, rc, r.first);
+        fail_msg("check: %d problem(s) (rc %d): %s", r.problems, rc, r.first ? r.first : "-");
 }

@@ -134,7 +134,7 @@ static int check_clean(struct pc_state *s, const char *when)
     int rc = strata_fs_check(&s->fs, 0, &r);
     if (rc > 0)
         snprintf(s->why, sizeof s->why, "check %s: %u problem(s): %s", when,
-                 (unsigned)r.problems, r.first);
+                 (unsigned)r.problems, r.first ? r.first : "-");
     return rc > 0 ? STRATA_ECORRUPT : rc;
 }
 
