@@ -72,7 +72,7 @@ struct strata_fs_file {
     uint32_t page, pages;        /* current extent */
     uint32_t seq;
     uint32_t base, base_seq;     /* last committed extent (== page unless moved since) */
-    uint32_t cap;                /* data capacity in bytes */
+    uint32_t cap;                /* data area in bytes (data, erased gap, length slots) */
     uint32_t len, clen;          /* length now / at the last commit */
     uint32_t clean;              /* D: data bytes at offsets >= clean are erased */
     uint32_t intent;             /* offsets >= intent are erased even after a power cut */
@@ -108,7 +108,7 @@ struct strata_fs_dir {
 struct strata_fs_stat {
     char name[STRATA_FS_NAME_LIMIT + 1];
     uint32_t size;       /* bytes (the open handle's view when the file is open) */
-    uint32_t capacity;   /* bytes the extent holds before the file must move */
+    uint32_t capacity;   /* size the file can reach before it must move (or merge its slots) */
     uint32_t page, pages;
     uint32_t log_records, log_record; /* micro log configuration */
     uint32_t log_used;   /* log slots used (0: no log) */
@@ -143,9 +143,10 @@ int strata_fs_unmount(struct strata_fs *fs);
 
 /* Open (and with CREATE, create) a file. A file may be open through one handle at a time
  * (STRATA_EBUSY). Cost: cache hit 1 header read, else the quick-skip search (<= X header
- * reads); a binary search over the length slots (log2 of their count reads of 12 bytes);
- * creation adds the allocation search, a program per sector the extent runs into, and the
- * header program (GC when full). Power-safe: creation is atomic. */
+ * reads of 31 + name_max bytes); the log link; a galloping search over the length slots
+ * (2 log2 of their count reads of 8 bytes); with a log, a binary search of its index. Creation
+ * adds the allocation search, a program per sector the extent runs into, and the header
+ * program (GC when full). Power-safe: creation is atomic. */
 int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
                    unsigned flags);
 /* Sync, then forget the handle. */
@@ -155,16 +156,19 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f);
  * contiguous piece; with a micro log, one index scan (<= 3 bytes per used slot) per record. */
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n);
 /* Write n bytes at the position (at the end with APPEND); returns n or an error. Appends are
- * programmed in place (one program per page touched, plus a 12-byte intent slot about every
+ * programmed in place (one program per page touched, plus an 8-byte intent slot about every
  * time the uncommitted data doubles); other writes read-modify-write one log record each
- * (record + 3-byte entry). A full log merges (copy of the file), a full extent relocates.
+ * (the record + a 3-byte entry; reading the old bytes scans the index, 4 bytes per entry). A
+ * full log merges (copy of the file), a full extent relocates to one twice as large (copy).
+ * Allocation may collect garbage (an erase per sector it frees, a few at a time).
  * Not durable until sync. */
 int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const void *buf,
                         uint32_t n);
 /* Set the position; it must stay within [0, size]. Returns it. No flash access. */
 int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t off, int whence);
-/* Commit everything written: one 12-byte length slot (plus, after a merge or relocation, a
- * flag and two obsolete flags). Power-safe: the commit is atomic. */
+/* Commit everything written: one byte (a commit mark on the last log entry) when only log
+ * records changed, else one 8-byte length slot; after a merge or relocation, also a commit
+ * flag and two obsolete flags. Power-safe: the commit is atomic. */
 int strata_fs_sync(struct strata_fs *fs, struct strata_fs_file *f);
 /* Shrink the file to size bytes (<= its size). No flash access; committed by the next sync. */
 int strata_fs_truncate(struct strata_fs *fs, struct strata_fs_file *f, uint32_t size);
@@ -198,8 +202,10 @@ int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u);
  * found (0 = clean) or an error. Cost: a walk plus per-file metadata reads, X^2 name checks. */
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r);
 
-/* Run garbage collection now (it otherwise runs when an allocation fails). Returns the number
- * of sectors erased. Cost: one walk, per erased sector one erase and two small programs. */
+/* Run garbage collection now over the whole device (it otherwise runs when an allocation
+ * fails, erasing only as many sectors as the allocation needs, round robin). Returns the
+ * number of sectors erased. Cost: one walk, per erased sector one erase and two 4-byte
+ * programs. Power-safe: a cut leaves the sector dirty, erased again later. */
 int strata_fs_gc(struct strata_fs *fs);
 
 #ifdef __cplusplus

@@ -174,7 +174,7 @@ static void campaign(const struct workload *w, const struct profile *p,
     c.nprefix = w->nprefix;
     c.ops = w->ops;
     c.nops = w->nops;
-    c.recovery_cuts = 2;
+    c.recovery_cuts = 3;
     c.default_size = w->default_size;
     c.clean_every = w->clean_every;
     c.tear = tear;
@@ -237,7 +237,7 @@ static void random_campaign(const struct profile *p, uint64_t seed)
     c.units = 2 * p->units;
     c.ops = ops;
     c.nops = n;
-    c.samples = (uint32_t)ts_scale(150, 10);
+    c.samples = (uint32_t)ts_scale(200, 10);
     c.recovery_cuts = 2;
     c.clean_every = 5;
     fs_pc_run(&c);
@@ -247,8 +247,10 @@ static void pc_random_sampled(void **state)
 {
     size_t p;
     (void)state;
-    for (p = 0; p < sizeof profiles / sizeof profiles[0]; p++)
+    for (p = 0; p < sizeof profiles / sizeof profiles[0]; p++) {
         random_campaign(&profiles[p], 77 + p);
+        random_campaign(&profiles[p], 177 + p);
+    }
 }
 
 int main(void)
