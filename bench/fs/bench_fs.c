@@ -197,8 +197,8 @@ static void table1(struct strata_report *r)
 #undef ROW
     strata_report_note(r, "Device time only (the simulator models the flash, not the MSP430): the "
                           "paper's figures include CPU time, which is why its seek (pure CPU) "
-                          "costs 0.61 ms and ours 0. Our close is the commit: one 12-byte length "
-                          "slot. The uncached open reads the 8-byte marker of every sector it "
+                          "costs 0.61 ms and ours 0. Our close is the commit: one 8-byte length "
+                          "slot (1 byte when only log records changed). The uncached open reads the 8-byte marker of every sector it "
                           "crosses and one header per file before the target (12 other files "
                           "here); the initial modify allocates the log (searching for space) and "
                           "writes its header and the link.");

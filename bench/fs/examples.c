@@ -5,6 +5,7 @@
 #include "bench_fs.h"
 #include "packet_queue.h"
 #include "routing_table.h"
+#include "segment_queue.h"
 
 static void routing(struct strata_report *r)
 {
@@ -104,10 +105,63 @@ static void queue(struct strata_report *r)
                           "as in the paper.");
 }
 
+static void segments(struct strata_report *r)
+{
+    static const char *const cols[] = {"packet (B)", "packets", "enqueue mean (ms)",
+                                       "enqueue max (ms)", "dequeue mean (ms)",
+                                       "dequeue max (ms)", "erases"};
+    static const uint16_t sizes[] = {16, 32, 64, 100, 128, 100};
+    static const uint32_t counts[] = {2000, 2000, 2000, 2000, 2000, 20000};
+    size_t k;
+    strata_report_table(r, "Example: packet queue as append-only segments (m25p80; 16 KiB "
+                           "segment files, removed when consumed)", cols, 7);
+    for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        struct bdev d;
+        struct sq q;
+        struct acc put = {0}, get = {0};
+        struct strata_sim_stats s0, s1;
+        uint8_t pkt[128], back[128];
+        uint32_t i, queued = 0;
+        bdev_init(&d, "m25p80", 16);
+        must(sq_open(&q, &d.fs, "q", 16384), "sq_open");
+        strata_sim_stats(d.sim, &s0);
+        for (i = 0; i < counts[k]; i++) {
+            uint64_t t;
+            memset(pkt, (int)i, sizes[k]);
+            t = now_ps(&d);
+            must(sq_put(&q, pkt, sizes[k]), "enqueue");
+            acc_add(&put, now_ps(&d) - t);
+            if (++queued < 8)
+                continue; /* keep a few packets queued */
+            t = now_ps(&d);
+            if (sq_get(&q, back, sizeof back) != sizes[k])
+                must(STRATA_ECORRUPT, "dequeue");
+            acc_add(&get, now_ps(&d) - t);
+            queued--;
+        }
+        must(sq_close(&q), "sq_close");
+        strata_sim_stats(d.sim, &s1);
+        strata_report_num(r, "%.0f", sizes[k]);
+        strata_report_num(r, "%.0f", counts[k]);
+        strata_report_num(r, "%.2f", acc_mean(&put));
+        strata_report_num(r, "%.2f", put.max);
+        strata_report_num(r, "%.2f", acc_mean(&get));
+        strata_report_num(r, "%.2f", get.max);
+        strata_report_num(r, "%.0f", (double)(s1.erases - s0.erases));
+        bdev_free(&d);
+    }
+    strata_report_note(r, "Every enqueue appends in place (Coffee's fast path); a segment is "
+                          "removed (one flag) when its last packet is dequeued; garbage "
+                          "collection reclaims whole sectors when the device fills (the "
+                          "enqueue max of the 20,000-packet row is one 2 s m25p80 erase). "
+                          "Paper: under 4 ms per 100-byte packet.");
+}
+
 void examples(struct strata_report *r)
 {
     routing(r);
     queue(r);
+    segments(r);
 }
 
 void footprint(struct strata_report *r)

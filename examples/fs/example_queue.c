@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "packet_queue.h"
+#include "segment_queue.h"
 #include "strata/sim.h"
 
 static uint64_t now(const struct strata_sim *sim)
@@ -52,6 +53,31 @@ int main(void)
         printf("  %4u   %10.2f   %10.2f\n", sizes[k], put / 1e9 / n, get / 1e9 / n);
     }
     pq_close(&q);
+    {
+        struct sq s;
+        if (sq_open(&s, &fs, "q", 16384) != 0)
+            return 1;
+        printf("append-only segment queue (16 KiB segments, removed when consumed)\n");
+        printf("  size   enqueue ms   dequeue ms\n");
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            uint64_t put = 0, get = 0, t;
+            uint32_t i, n = 1000;
+            for (i = 0; i < n; i++) {
+                memset(pkt, (int)i, sizes[k]);
+                t = now(sim);
+                if (sq_put(&s, pkt, sizes[k]) != 0)
+                    return 1;
+                put += now(sim) - t;
+                t = now(sim);
+                if (sq_get(&s, back, sizeof back) != sizes[k] || memcmp(back, pkt, sizes[k]) != 0)
+                    return 1;
+                get += now(sim) - t;
+            }
+            printf("  %4u   %10.2f   %10.2f\n", sizes[k], put / 1e9 / n, get / 1e9 / n);
+        }
+        if (sq_sync(&s) != 0 || sq_close(&s) != 0)
+            return 1;
+    }
     strata_fs_unmount(&fs);
     strata_sim_free(sim);
     return 0;
