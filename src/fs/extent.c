@@ -225,30 +225,39 @@ int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t ar
     return 0;
 }
 
-/* Copy the file's current content into a new extent with a data area of at least `area`
- * bytes and that log configuration; the handle then describes the (uncommitted) copy. */
+/* Copy the file's current content, with ovl (may be NULL) written over it, into a new extent
+ * with a data area of at least `area` bytes and that log configuration; the handle then
+ * describes the (uncommitted) copy. */
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs)
+               uint32_t logrs, const struct fs_span *ovl)
 {
-    uint8_t raw[FS_HDR_MAX];
+    uint8_t raw[FS_HDR_MAX], *b = fs->cfg.buffer;
     struct fs_hdr h;
     struct strata_fs_file nf;
-    uint32_t nlen = 0, off, c, du;
+    uint32_t nlen = 0, off, c, du, len = f->len;
     int rc = fs_hdr_read(fs, f->page, raw, &h);
     if (rc != HDR_VALID)
         return rc < 0 ? rc : STRATA_ECORRUPT;
     while (nlen < fs->cfg.name_max && h.name[nlen] != 0)
         nlen++;
-    if (area < f->len + 4 * FS_SLOT)
-        area = fs_area_for(f->len);
+    if (ovl != NULL && ovl->off + ovl->n > len)
+        len = ovl->off + ovl->n;
+    if (area < len + 4 * FS_SLOT)
+        area = fs_area_for(len);
     rc = fs_create(fs, (const char *)h.name, nlen, area, logn, logrs, f->base, f->base_seq, &nf);
     if (rc != 0)
         return rc;
     du = fs_page_u(fs, nf.page + 1);
-    for (off = 0; off < f->len; off += c) {
-        c = fs_min(f->len - off, fs->cfg.buffer_size);
-        if ((rc = fs_pread(fs, f, off, fs->cfg.buffer, c)) != 0 ||
-            (rc = fs_prog(fs, du + off, fs->cfg.buffer, c)) != 0)
+    for (off = 0; off < len; off += c) {
+        c = fs_min(len - off, fs->cfg.buffer_size);
+        memset(b, 0xFF, c);
+        if (off < f->len && (rc = fs_pread(fs, f, off, b, fs_min(c, f->len - off))) != 0)
+            return rc;
+        if (ovl != NULL && ovl->off < off + c && ovl->off + ovl->n > off) {
+            uint32_t lo = ovl->off > off ? ovl->off : off;
+            memcpy(b + (lo - off), ovl->p + (lo - ovl->off), fs_min(off + c, ovl->off + ovl->n) - lo);
+        }
+        if ((rc = fs_prog(fs, du + off, b, c)) != 0)
             return rc;
     }
     if (f->page != f->base && (rc = fs_obsolete(fs, f->page)) != 0)
@@ -262,8 +271,9 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, ui
     f->log_record = (uint16_t)logrs;
     f->k = f->kend = 0;
     f->slot = 0;
-    f->clean = f->len;
-    f->intent = f->len;
+    f->len = len;
+    f->clean = len;
+    f->intent = len;
     f->state = (uint8_t)((f->state | ST_DIRTY) & ~ST_LOG_READY);
     return 0;
 }
@@ -292,7 +302,7 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
     wd = intent_pages(fs, f->len, want);
     while ((rc = slot_put(fs, f, f->len, f->k, wd)) == 1)
         if ((rc = fs_rewrite(fs, f, f->cap > fs_area_for(f->len) ? f->cap : fs_area_for(f->len),
-                             f->log_records, f->log_record)) != 0)
+                             f->log_records, f->log_record, NULL)) != 0)
             return rc;
     if (rc != 0)
         return rc;
@@ -317,6 +327,6 @@ int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t log
     struct strata_fs_file t;
     int rc = fs_load(fs, &t, h);
     if (rc == 0)
-        rc = fs_rewrite(fs, &t, t.cap, logn, logrs);
+        rc = fs_rewrite(fs, &t, t.cap, logn, logrs, NULL);
     return rc ? rc : fs_commit(fs, &t);
 }

@@ -93,14 +93,25 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
     return (int32_t)n;
 }
 
-/* The file outgrew its extent: move it to one twice as large (or just large enough). */
-static int grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end)
+/* Copy the file with the write [s.off, s.off+s.n) folded in: when it outgrew its extent (into
+ * one twice as large, or just large enough), or when the write would take more log records
+ * than the log has free (one copy instead of a merge every few records). */
+static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
-    uint32_t need = fs_area_for(end), area = f->cap > 0x7FFFFFFF ? need : 2 * f->cap;
-    int rc = fs_rewrite(fs, f, area > need ? area : need, f->log_records, f->log_record);
+    uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
+    uint32_t area = f->cap > 0x7FFFFFFF ? need : end > fs_room(f) ? 2 * f->cap : f->cap;
+    int rc = fs_rewrite(fs, f, area > need ? area : need, f->log_records, f->log_record, s);
     if (rc == STRATA_ENOSPC && area > need)
-        rc = fs_rewrite(fs, f, need, f->log_records, f->log_record);
+        rc = fs_rewrite(fs, f, need, f->log_records, f->log_record, s);
     return rc;
+}
+
+/* Log records [off, end) would take, and whether the log has that many free. */
+static int log_too_small(const struct strata_fs_file *f, uint32_t off, uint32_t end)
+{
+    uint32_t rs = f->log_record, need = (end - 1) / rs - off / rs + 1;
+    uint32_t free = f->log >= FS_BAD ? f->log_records : f->log_records - f->k;
+    return need > 1 && need > free;
 }
 
 /* Program [off, end) in place, first extending the durable intent if needed. 1: moved. */
@@ -111,7 +122,7 @@ static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t
     if (end > f->intent && f->page == f->base) {
         rc = fs_intent(fs, f, end);
         if (rc == 1)
-            rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record);
+            rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record, NULL);
         if (rc != 0)
             return rc < 0 ? rc : 1;
         if (f->page != f->base)
@@ -128,7 +139,7 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
 {
     const uint8_t *p = buf;
     uint32_t off, end;
-    int rc;
+    int rc = 0;
     if (!handle_ok(fs, f) || !(f->flags & STRATA_FS_WRITE))
         return STRATA_EBADF;
     off = (f->flags & STRATA_FS_APPEND) ? f->len : f->pos;
@@ -137,9 +148,18 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     end = off + n;
     while (off < end) {
         uint32_t e = end;
-        if (end > fs_room(f))
-            rc = (rc = grow(fs, f, end)) == 0 ? 1 : rc;
-        else if ((rc = fs_find_clean(fs, f)) == 0 && off < f->clean) {
+        struct fs_span s;
+        s.p = p;
+        s.off = off;
+        s.n = end - off;
+        if (end > fs_room(f) ||
+            ((rc = fs_find_clean(fs, f)) == 0 && off < f->clean &&
+             log_too_small(f, off, fs_min(end, f->clean)))) {
+            if ((rc = copy_with(fs, f, &s)) != 0)
+                return rc;
+            f->state |= ST_DIRTY;
+            break; /* the copy holds the whole write */
+        } else if (rc == 0 && off < f->clean) {
             e = fs_min(end, (off / f->log_record + 1) * f->log_record);
             rc = fs_log_put(fs, f, off, p, e - off);
         } else if (rc == 0) {

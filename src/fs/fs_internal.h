@@ -157,8 +157,13 @@ int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end);
 int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f);
 uint32_t fs_room(const struct strata_fs_file *f);
 uint32_t fs_area_for(uint32_t size);
+/* Bytes a copy writes over the file's content on the way (a write folded into a merge). */
+struct fs_span {
+    const uint8_t *p;
+    uint32_t off, n;
+};
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs);
+               uint32_t logrs, const struct fs_span *ovl);
 int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t logn,
                       uint32_t logrs);
 int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t area,

@@ -201,7 +201,7 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, con
     if (f->log == FS_BAD || (f->log != FS_NONE && f->k >= f->log_records &&
                              (f->state & ST_LOG_READY))) {
         /* unusable link or full log: merge into a fresh extent */
-        rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record);
+        rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record, NULL);
         return rc ? rc : 1;
     }
     if (f->log == FS_NONE)

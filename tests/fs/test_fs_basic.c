@@ -361,6 +361,50 @@ static void every_device(void **state)
     }
 }
 
+/* A file system confined to units [2, 12) of the device never touches the others. */
+static void partition_and_name_lengths(void **state)
+{
+    struct tfs t;
+    uint8_t outside[4096], back[4096], data[3000];
+    uint32_t i, n;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.sim = tfs_sim("w25q128", 16, 11);
+    for (i = 0; i < sizeof outside; i++)
+        outside[i] = (uint8_t)(i * 7);
+    assert_int_equal(strata_sim_poke(t.sim, 1 * 4096, outside, sizeof outside), 0);
+    assert_int_equal(strata_sim_poke(t.sim, 12 * 4096, outside, sizeof outside), 0);
+    tfs_config(&t, 1); /* one-character names */
+    t.cfg.first_unit = 2;
+    t.cfg.unit_count = 10;
+    assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
+    assert_int_equal(strata_fs_mount(&t.fs, &t.cfg), 0);
+    fill(data, sizeof data, 9);
+    for (i = 0; i < 20; i++) {
+        char name[2] = {(char)('a' + i % 3), 0};
+        data[i] = (uint8_t)i;
+        assert_int_equal(tfs_put(&t, name, data, sizeof data), 0);
+    }
+    assert_int_equal(tfs_put(&t, "ab", data, 1), STRATA_ENAMETOOLONG);
+    assert_int_equal(tfs_remount(&t), 0);
+    assert_int_equal(tfs_get(&t, "b", back, sizeof back, &n), 0);
+    assert_int_equal(n, sizeof data);
+    assert_memory_equal(back, data, sizeof data);
+    tfs_assert_clean(&t);
+    strata_sim_peek(t.sim, 1 * 4096, back, sizeof back);
+    assert_memory_equal(back, outside, sizeof outside);
+    strata_sim_peek(t.sim, 12 * 4096, back, sizeof back);
+    assert_memory_equal(back, outside, sizeof outside);
+    /* the partition's range must fit the device; names longer than a page allows refused */
+    t.cfg.unit_count = 15;
+    assert_int_equal(strata_fs_mount(&t.fs, &t.cfg), STRATA_EINVAL);
+    tfs_free(&t);
+    t.sim = tfs_sim("msp430f5529", 16, 1);
+    tfs_config(&t, STRATA_FS_NAME_LIMIT); /* 128 B pages: no room for a 119-byte header */
+    assert_int_equal(strata_fs_format(&t.fs, &t.cfg), STRATA_EINVAL);
+    tfs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +419,7 @@ int main(void)
         cmocka_unit_test(truncate_then_append),
         cmocka_unit_test(gc_reclaims_space),
         cmocka_unit_test(every_device),
+        cmocka_unit_test(partition_and_name_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,8 @@ static void reboot(struct tfs *t, struct sc_model *m, struct strata_fs_file *fh,
         fail_msg("after %s reboot: %d %s", clean ? "a clean" : "an unclean", rc, why);
 }
 
+static uint32_t opt_buffer, opt_name_max; /* 0: the helpers' defaults */
+
 static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nops,
                 uint32_t max_file)
 {
@@ -49,6 +51,12 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
         return;
     tfs_init(&t, profile, units, seed);
     t.cfg.clean_every = 4; /* exercise the cleaning pass too */
+    if (opt_buffer != 0)
+        t.cfg.buffer_size = opt_buffer;
+    if (opt_name_max != 0) {
+        t.cfg.name_max = opt_name_max;
+        assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
+    }
     assert_int_equal(tfs_remount(&t), 0);
     sc_model_init(&m);
     ts_rng_seed(&r, seed);
@@ -111,6 +119,18 @@ static void model_at45db161(void **state)
         run("at45db161", 256, 300 + s, 500, 4000);
 }
 
+/* the smallest scratch buffer (copies and records in 64-byte pieces) and the longest names */
+static void model_small_buffer_long_names(void **state)
+{
+    uint64_t s, n = ts_scale(6, 10);
+    (void)state;
+    opt_buffer = 64;
+    opt_name_max = STRATA_FS_NAME_LIMIT;
+    for (s = 1; s <= n; s++)
+        run("w25q128", 48, 500 + s, 500, 4000);
+    opt_buffer = opt_name_max = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +138,7 @@ int main(void)
         cmocka_unit_test(model_w25q128),
         cmocka_unit_test(model_msp430),
         cmocka_unit_test(model_at45db161),
+        cmocka_unit_test(model_small_buffer_long_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
