@@ -24,6 +24,10 @@
  *   - every later operation works.
  * After any call returns STRATA_EPOWER the context is stale: remount.
  *
+ * Files are limited to 16 MiB - 1 (24-bit lengths) and to 65,534 log records of their size.
+ * Footprint (Cortex-M0+, -Os): no static RAM; sizeof(struct strata_fs) 148 B,
+ * sizeof(struct strata_fs_file) 68 B; stack up to about 1.6 KB (docs/fs.md).
+ *
  * Costs below use n = bytes moved, X = headers in the file system (the quick-skip search reads
  * one header per extent and one 8-byte marker per sector), P = page size.
  */
@@ -59,7 +63,8 @@ struct strata_fs_config {
     uint32_t unit_count; /* 0: to the end of the device */
     uint8_t *buffer;     /* scratch for copies and log records; >= 64 bytes, one page is best */
     uint32_t buffer_size;
-    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT. Fixed at format. */
+    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 71 + 2 * name_max <= the
+                              page size (a header and one slot fit a page). Fixed at format. */
     uint32_t default_size; /* data bytes reserved by open(CREATE); 0: 4096 */
     uint32_t log_size;     /* default micro log size in bytes; 0: 4 pages */
     uint32_t log_record;   /* default micro log record size; 0: one page */
@@ -74,7 +79,7 @@ struct strata_fs_file {
     uint32_t base, base_seq;     /* last committed extent (== page unless moved since) */
     uint32_t cap;                /* data area in bytes (data, erased gap, length slots) */
     uint32_t len, clen;          /* length now / at the last commit */
-    uint32_t clean;              /* D: data bytes at offsets >= clean are erased */
+    uint32_t clean;              /* D: offsets >= clean are erased and not logged */
     uint32_t intent;             /* offsets >= intent are erased even after a power cut */
     uint32_t pos;
     uint32_t log;                /* micro log extent's first page, or 0xFFFFFFFF */

@@ -146,6 +146,8 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     if ((p == NULL && n > 0) || n > 0x7FFFFFFF || off > 0xFFFFFFFF - n)
         return STRATA_EINVAL;
     end = off + n;
+    if (end > 0xFFFFFF)
+        return STRATA_ENOSPC; /* lengths are 24 bits */
     while (off < end) {
         uint32_t e = end;
         struct fs_span s;
