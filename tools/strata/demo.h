@@ -17,4 +17,8 @@ void demo_encode_reading(const struct strata_dataset *d, size_t row, uint8_t out
 /* Raw pages on every profile: write, read back, verify, tear one page. 0 or CLI_FAIL. */
 int demo_raw(const struct strata_dataset *d);
 
+/* strata_fs: the series as a log file plus a config file updated in place, a power cut during
+ * an update, remount, check, proof the data survived. 0 or CLI_FAIL. */
+int demo_fs(const struct strata_dataset *d);
+
 #endif
