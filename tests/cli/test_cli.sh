@@ -35,6 +35,24 @@ head -c 100 "$dir/x.img" > "$dir/truncated.img"
 expect 1 "$strata" image info "$dir/truncated.img"
 grep -q "corrupt storage" "$dir/out" || { echo "FAIL: truncated image not reported as corrupt"; failures=$((failures + 1)); }
 
+# strata fs: a file round trip through an image, errors for missing files, NAND refused.
+expect 0 "$strata" image create "$dir/fs.img" --profile w25q128 --units 16
+expect 0 "$strata" fs format "$dir/fs.img"
+printf 'hello, flash\n' > "$dir/host.txt"
+expect 0 "$strata" fs put "$dir/fs.img" greeting.txt "$dir/host.txt"
+expect 0 "$strata" fs ls "$dir/fs.img"
+grep -q "greeting.txt" "$dir/out" || { echo "FAIL: ls does not list the file"; failures=$((failures + 1)); }
+expect 0 "$strata" fs get "$dir/fs.img" greeting.txt "$dir/back.txt"
+cmp -s "$dir/host.txt" "$dir/back.txt" || { echo "FAIL: fs get returned other bytes"; failures=$((failures + 1)); }
+expect 0 "$strata" fs check "$dir/fs.img"
+expect 0 "$strata" fs df "$dir/fs.img"
+expect 0 "$strata" fs rm "$dir/fs.img" greeting.txt
+expect 1 "$strata" fs cat "$dir/fs.img" greeting.txt
+expect 2 "$strata" fs no-such-subcommand "$dir/fs.img"
+expect 2 "$strata" fs put "$dir/fs.img"
+expect 0 "$strata" image create "$dir/nand.img" --profile k9f1g08 --units 4
+expect 1 "$strata" fs format "$dir/nand.img"
+
 # The demo runs end to end on the real series and verifies every device.
 expect 0 "$strata" demo
 grep -q "FAILED" "$dir/out" && { echo "FAIL: demo reported a failure"; failures=$((failures + 1)); }
