@@ -1,0 +1,147 @@
+/* Configuration checks, the configuration signature and raw area helpers. */
+#include "kv_internal.h"
+
+static const uint8_t zeros[32];
+
+static int check_device(const struct strata_flash *f)
+{
+    if (f == NULL || strata_flash_validate(f) != 0)
+        return STRATA_EINVAL;
+    /* byte-addressable, bitwise-reprogrammable NOR only: slots are zeroed in place */
+    if (!strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) ||
+        (f->caps & (STRATA_FLASH_CAP_NO_ERASE | STRATA_FLASH_CAP_INORDER_PAGES |
+                    STRATA_FLASH_CAP_BAD_BLOCKS | STRATA_FLASH_CAP_READ_ERRORS)) ||
+        f->geo.read_size != 1 || f->geo.prog_size != 1 || f->geo.erase_size > 0xFFFFu)
+        return STRATA_EDEVICE;
+    return 0;
+}
+
+static int check_regions(const struct strata_kv_config *c, uint32_t *total)
+{
+    unsigned i;
+    *total = 0;
+    if (c->region_count != 0 && c->regions == NULL)
+        return STRATA_EINVAL;
+    for (i = 0; i < c->region_count; i++) {
+        if (c->regions[i].addr == NULL && c->regions[i].size != 0)
+            return STRATA_EINVAL;
+        *total += c->regions[i].size;
+    }
+    return 0;
+}
+
+int kv_check_config(const struct strata_kv_config *c)
+{
+    uint32_t es, psize, rs, regions, need, j;
+    int rc;
+    if (c == NULL || (rc = check_device(c->flash)) != 0)
+        return c == NULL ? STRATA_EINVAL : rc;
+    es = c->flash->geo.erase_size;
+    psize = (uint32_t)c->partition_units * es;
+    rs = 5u + 2u * c->dims + c->payload_size;
+    if (c->dims < 2 || c->dims > STRATA_KV_MAX_DIMS || c->payload_size > STRATA_KV_MAX_PAYLOAD ||
+        c->node_size < 16 || c->node_size > STRATA_KV_MAX_NODE || (c->node_size & 1) ||
+        c->partitions < 2 || c->partitions > STRATA_KV_MAX_PARTITIONS || c->log_units < 3 ||
+        c->log_units > 32 || c->partition_units == 0 || c->buffer == NULL ||
+        (c->flags & ~7u) != 0)
+        return STRATA_EINVAL;
+    if (c->node_size / 2u < 4u + (c->flags & STRATA_KV_PIVOT ? c->dims : 0u) + c->spare_slots)
+        return STRATA_EINVAL; /* a node must hold at least two records */
+    for (j = 0; j < c->dims; j++)
+        if (c->lo[j] > c->hi[j])
+            return STRATA_EINVAL;
+    if ((rc = check_regions(c, &regions)) != 0)
+        return rc;
+    /* the context and its commit record share one log segment */
+    need = KV_SEG_HDR + KV_VAR_LEN + KV_STATE_LEN + 2u * c->partitions + regions + KV_COMMIT_LEN;
+    if (need > es || (uint64_t)c->first_unit + c->log_units + 2u +
+                              (uint64_t)c->partitions * c->partition_units >
+                          c->flash->geo.erase_count)
+        return STRATA_EINVAL;
+    /* indices must fit the slot encoding; the reserve must leave room for real data */
+    if (psize / c->node_size >= 0x7FFEu || psize / rs >= 0x7FFFu ||
+        (uint32_t)c->garbage_reserve + 4u * c->node_size * (1u << c->dims) + rs > psize)
+        return STRATA_EINVAL;
+    return 0;
+}
+
+uint32_t kv_signature(const struct strata_kv_config *c)
+{
+    uint8_t b[40], *p = b;
+    uint32_t regions = 0;
+    unsigned j;
+    check_regions(c, &regions);
+    *p++ = STRATA_KV_VERSION;
+    kv_put32(p, c->first_unit);
+    kv_put16(p + 4, c->log_units);
+    kv_put16(p + 6, c->partition_units);
+    p += 8;
+    *p++ = c->partitions;
+    *p++ = c->dims;
+    *p++ = c->payload_size;
+    *p++ = c->spare_slots;
+    kv_put16(p, c->node_size);
+    kv_put16(p + 2, c->garbage_reserve);
+    kv_put16(p + 4, c->flags & (STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
+    p += 6;
+    for (j = 0; j < c->dims; j++, p += 4) {
+        kv_put16(p, (uint16_t)c->lo[j]);
+        kv_put16(p + 2, (uint16_t)c->hi[j]);
+    }
+    kv_put32(p, regions);
+    p += 4;
+    return strata_crc32(0, b, (size_t)(p - b));
+}
+
+int kv_blank(const struct strata_kv *kv, uint32_t addr, uint32_t len)
+{
+    uint8_t b[32];
+    while (len > 0) {
+        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b, i;
+        int rc = strata_flash_read(kv_flash(kv), addr, b, n);
+        if (rc != 0)
+            return rc;
+        for (i = 0; i < n; i++)
+            if (b[i] != 0xFF)
+                return 0;
+        addr += n;
+        len -= n;
+    }
+    return 1;
+}
+
+int kv_unit_clean(struct strata_kv *kv, uint32_t unit)
+{
+    int rc = kv_blank(kv, kv_unit_addr(kv, unit), kv_es(kv));
+    if (rc < 0)
+        return rc;
+    return rc ? 0 : strata_flash_erase(kv_flash(kv), kv->cfg->first_unit + unit);
+}
+
+int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
+{
+    if (off > kv_psize(kv) || len > kv_psize(kv) - off)
+        return STRATA_ECORRUPT;
+    return strata_flash_read(kv_flash(kv), kv_part_addr(kv, part) + off, buf, len);
+}
+
+int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off, const void *buf,
+                 uint32_t len)
+{
+    if (off > kv_psize(kv) || len > kv_psize(kv) - off)
+        return STRATA_ECORRUPT;
+    return strata_flash_prog(kv_flash(kv), kv_part_addr(kv, part) + off, buf, len);
+}
+
+int kv_zero(struct strata_kv *kv, uint32_t addr, uint32_t len)
+{
+    while (len > 0) {
+        uint32_t n = len < sizeof zeros ? len : (uint32_t)sizeof zeros;
+        int rc = strata_flash_prog(kv_flash(kv), addr, zeros, n);
+        if (rc != 0)
+            return rc;
+        addr += n;
+        len -= n;
+    }
+    return 0;
+}
