@@ -22,7 +22,7 @@ static int is_mark(uint8_t t)
     return t == KV_OBJ_NODE || t == KV_OBJ_NAREA || t == KV_OBJ_RAREA;
 }
 
-/* Node groups from `from` until an erased header; stops before the checkpoint's record area. */
+/* Node groups from *n until an erased header, at most up to the checkpoint's record area. */
 static int scan_nodes(struct strata_kv *kv, unsigned part, uint16_t *n)
 {
     uint32_t limit = (kv_psize(kv) - (uint32_t)kv->ck_pr * kv_recsize(kv)) / kv->cfg->node_size;
@@ -35,10 +35,13 @@ static int scan_nodes(struct strata_kv *kv, unsigned part, uint16_t *n)
             return 0;
         *n = (uint16_t)(*n + (h == KV_HDR_QUAD ? kv_group(kv) : 1u));
     }
-    return STRATA_ECORRUPT; /* no erased guard between the areas */
+    if (*n > limit)
+        *n = (uint16_t)limit; /* a damaged header: never claim the record area */
+    return 0;
 }
 
-/* Records from `from` until an erased one; stops before the checkpoint's node area. */
+/* Records from *r until an erased one, at most down to the checkpoint's node area and its
+ * guard node. */
 static int scan_recs(struct strata_kv *kv, unsigned part, uint16_t *r)
 {
     uint8_t b[5 + 2 * STRATA_KV_MAX_DIMS + STRATA_KV_MAX_PAYLOAD];
@@ -54,7 +57,7 @@ static int scan_recs(struct strata_kv *kv, unsigned part, uint16_t *r)
             return 0;
         (*r)++;
     }
-    return STRATA_ECORRUPT;
+    return 0; /* the area is full down to the nodes */
 }
 
 /* Step 3 for one node mark: slots [m, w) were written after the checkpoint. */
@@ -71,9 +74,11 @@ static int undo_node(struct strata_kv *kv, unsigned part, uint16_t node, unsigne
         return rc;
     for (w = 1; w < s && kv_get16(b + 2 * w) != KV_FREE; w++)
         ;
+    if (w <= m)
+        return 0; /* nothing after this mark (an earlier mark of the node covered it) */
     for (i = 1; i < m && i < w; i++)
         zeros += kv_get16(b + 2 * i) == 0;
-    if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || zeros + (w > m ? w - m : 0) > kv->cfg->spare_slots) {
+    if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || zeros + (w - m) > kv->cfg->spare_slots) {
         if (!(kv->cfg->flags & STRATA_KV_ERASE_UNDO))
             kv->restored.fallback = 1;
         return kv_undo_unit(kv, part, off / kv_es(kv), commit, 0);
@@ -82,7 +87,7 @@ static int undo_node(struct strata_kv *kv, unsigned part, uint16_t node, unsigne
         ;
     for (l = w; l > f && kv_get16(b + 2 * (l - 1)) == 0; l--)
         ;
-    if (f == l)
+    if (f >= l)
         return 0;
     kv->restored.slots_zeroed = (uint16_t)(kv->restored.slots_zeroed + (l - f));
     return kv_zero(kv, kv_part_addr(kv, part) + off + 2u * f, 2u * (l - f));

@@ -187,3 +187,71 @@ int kt_check_query(struct kt *t, uint64_t seed, uint32_t from, uint32_t to,
     free(got);
     return rc;
 }
+
+struct strata_sim *kt_device(uint32_t units, uint64_t seed)
+{
+    struct strata_sim_config sc;
+    memset(&sc, 0, sizeof sc);
+    sc.profile = strata_sim_profile_find("msp430f5529");
+    sc.erase_count = units;
+    sc.seed = seed;
+    sc.options = STRATA_SIM_OPT_ROW_TIME;
+    return strata_sim_new(&sc);
+}
+
+static void ref_record(struct kt *t, struct kt_ref *ref)
+{
+    uint32_t k = t->app.commits;
+    assert_true(k < ref->n);
+    assert_int_equal(kt_hash(&t->kv, &ref->hash[k], &ref->count[k]), 0);
+    ref->app[k] = t->app;
+}
+
+void kt_reference(const struct kt_geo *g, uint64_t seed, uint32_t total, uint32_t every,
+                  struct kt_ref *ref)
+{
+    struct kt *t = calloc(1, sizeof *t);
+    uint32_t upto;
+    assert_non_null(t);
+    ref->n = total / every + 2u;
+    ref->hash = calloc(ref->n, sizeof *ref->hash);
+    ref->count = calloc(ref->n, sizeof *ref->count);
+    ref->app = calloc(ref->n, sizeof *ref->app);
+    kt_setup(t, kt_device(g->units, 1), g);
+    assert_int_equal(strata_kv_format(&t->kv, &t->cfg), 0);
+    ref_record(t, ref);
+    for (upto = every; upto <= total; upto += every) {
+        assert_int_equal(kt_run(t, seed, upto, every), 0);
+        ref_record(t, ref);
+    }
+    ts_assert_no_violations(t->sim);
+    strata_sim_free(t->sim);
+    free(t);
+}
+
+void kt_ref_free(struct kt_ref *ref)
+{
+    free(ref->hash);
+    free(ref->count);
+    free(ref->app);
+}
+
+int kt_check_restored(struct kt *t, const struct kt_ref *ref)
+{
+    uint32_t k = t->app.commits, count;
+    uint64_t hash;
+    int rc;
+    if (k >= ref->n || memcmp(&t->app, &ref->app[k], sizeof t->app) != 0) {
+        print_message("restored program state is not a checkpoint (commits %u next %u)\n", k,
+                      t->app.next);
+        return STRATA_ECORRUPT;
+    }
+    if ((rc = kt_hash(&t->kv, &hash, &count)) != 0)
+        return rc;
+    if (hash != ref->hash[k] || count != ref->count[k]) {
+        print_message("store after restore differs from checkpoint %u: %u records, want %u\n", k,
+                      count, ref->count[k]);
+        return STRATA_ECORRUPT;
+    }
+    return 0;
+}

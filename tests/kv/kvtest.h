@@ -50,3 +50,20 @@ int kt_check_query(struct kt *t, uint64_t seed, uint32_t from, uint32_t to,
                    const struct strata_kv_query *q);
 
 #endif
+
+/* What a run without power failures looks like after each commit (index: app.commits). */
+struct kt_ref {
+    uint32_t n;
+    uint64_t *hash;
+    uint32_t *count;
+    struct kt_app *app;
+};
+/* Run format + `total` records committing every `every` on a fresh device; record each commit. */
+void kt_reference(const struct kt_geo *g, uint64_t seed, uint32_t total, uint32_t every,
+                  struct kt_ref *ref);
+void kt_ref_free(struct kt_ref *ref);
+/* After a mount: the app state and the store must be those of a commit of the reference.
+ * 0 or STRATA_ECORRUPT (with a message). */
+int kt_check_restored(struct kt *t, const struct kt_ref *ref);
+/* A msp430f5529 device of `units` units with the row-time rule on. */
+struct strata_sim *kt_device(uint32_t units, uint64_t seed);
