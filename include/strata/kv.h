@@ -132,8 +132,10 @@ struct strata_kv_state {
     uint32_t seq;      /* commits so far */
     uint16_t pn, pr;   /* current partition: nodes and records allocated (garbage included) */
     uint16_t gn, gr;   /* ... of which garbage left by discard undo */
-    uint16_t nrec[STRATA_KV_MAX_PARTITIONS]; /* live records per partition */
-    uint8_t first, live; /* oldest live partition, number of live partitions */
+    uint16_t nrec[STRATA_KV_MAX_PARTITIONS]; /* live records per (physical) partition */
+    uint8_t first, live; /* oldest live slot of the ring, number of live partitions */
+    uint8_t map[STRATA_KV_MAX_PARTITIONS];   /* ring slot -> partition (identity here; the
+                                                benchmark's COW baseline swaps two on compaction) */
 };
 
 /* The store. All fields are private. */

@@ -17,14 +17,16 @@ static unsigned state_encode(const struct strata_kv *kv, uint8_t *b, uint32_t se
     kv_put16(b + 14, kv->st.gr);
     b[16] = kv->st.first;
     b[17] = kv->st.live;
-    for (i = 0; i < kv->cfg->partitions; i++)
-        kv_put16(b + KV_STATE_LEN + 2 * i, kv->st.nrec[i]);
-    return KV_STATE_LEN + 2u * kv->cfg->partitions;
+    for (i = 0; i < kv->cfg->partitions; i++) {
+        b[KV_STATE_LEN + i] = kv->st.map[i];
+        kv_put16(b + KV_STATE_LEN + kv->cfg->partitions + 2 * i, kv->st.nrec[i]);
+    }
+    return KV_STATE_LEN + 3u * kv->cfg->partitions;
 }
 
 int kv_ckpt_write(struct strata_kv *kv)
 {
-    uint8_t b[3 + KV_STATE_LEN + 2 * STRATA_KV_MAX_PARTITIONS], c[KV_COMMIT_LEN];
+    uint8_t b[3 + KV_STATE_LEN + 3 * STRATA_KV_MAX_PARTITIONS], c[KV_COMMIT_LEN];
     unsigned len = kv_ctx_len(kv), n, i;
     uint32_t seq = kv->st.seq + 1u, crc, addr;
     uint16_t off;
@@ -67,7 +69,7 @@ static int state_decode(struct strata_kv *kv, const uint8_t *b, uint32_t seq)
 {
     struct strata_kv_state *st = &kv->st;
     uint32_t maxrec = kv_psize(kv) / kv_recsize(kv);
-    unsigned i;
+    unsigned i, P = kv->cfg->partitions, seen = 0;
     st->seq = kv_get32(b + 4);
     st->pn = kv_get16(b + 8);
     st->pr = kv_get16(b + 10);
@@ -75,9 +77,14 @@ static int state_decode(struct strata_kv *kv, const uint8_t *b, uint32_t seq)
     st->gr = kv_get16(b + 14);
     st->first = b[16];
     st->live = b[17];
-    for (i = 0; i < kv->cfg->partitions; i++)
-        if ((st->nrec[i] = kv_get16(b + KV_STATE_LEN + 2 * i)) > maxrec)
+    for (i = 0; i < P; i++) {
+        st->map[i] = b[KV_STATE_LEN + i];
+        if (st->map[i] >= P || (seen & (1u << st->map[i])))
+            return STRATA_ECORRUPT; /* not a permutation */
+        seen |= 1u << st->map[i];
+        if ((st->nrec[i] = kv_get16(b + KV_STATE_LEN + P + 2 * i)) > maxrec)
             return STRATA_ECORRUPT;
+    }
     if (st->seq != seq || st->first >= kv->cfg->partitions || st->live == 0 ||
         st->live >= kv->cfg->partitions || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
         (uint32_t)(st->pn + 1u) * kv->cfg->node_size + (uint32_t)st->pr * kv_recsize(kv) >
@@ -107,10 +114,10 @@ static int flash_crc(struct strata_kv *kv, uint32_t addr, uint32_t len, uint32_t
 
 int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
 {
-    uint8_t b[3 + KV_STATE_LEN + 2 * STRATA_KV_MAX_PARTITIONS];
+    uint8_t b[3 + KV_STATE_LEN + 3 * STRATA_KV_MAX_PARTITIONS];
     uint32_t seq = kv_get32(commit->b + 1), want = kv_get32(commit->b + 9), crc, stored, addr;
     unsigned off = kv_get16(commit->b + 5), len = kv_get16(commit->b + 7), i;
-    unsigned n = 3u + KV_STATE_LEN + 2u * kv->cfg->partitions;
+    unsigned n = 3u + KV_STATE_LEN + 3u * kv->cfg->partitions;
     int rc;
     if (off < KV_SEG_HDR || off + KV_VAR_LEN + len > commit->off || len < n - 3u)
         return STRATA_ECORRUPT;

@@ -32,6 +32,8 @@ int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg)
     kv_put16(h, KV_HDR_ROOT);
     if ((rc = kv_prog_part(kv, 0, 0, h, 2)) != 0)
         return rc;
+    for (p = 0; p < cfg->partitions; p++)
+        kv->st.map[p] = (uint8_t)p;
     kv->st.live = 1;
     kv->st.pn = 1;
     if ((rc = kv_ckpt_write(kv)) != 0)
@@ -102,7 +104,7 @@ int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
         return STRATA_EINVAL;
     memset(st, 0, sizeof *st);
     for (i = 0; i < kv->st.live; i++)
-        st->records += kv->st.nrec[(kv->st.first + i) % kv->cfg->partitions];
+        st->records += kv->st.nrec[kv_live_part(kv, i)];
     st->commits = kv->st.seq;
     st->partitions_live = kv->st.live;
     st->current = (uint8_t)kv_cur(kv);

@@ -30,7 +30,7 @@
 #define KV_MARK_LEN 9u
 #define KV_COMMIT_LEN 17u
 #define KV_VAR_LEN 7u /* type, u16 length, CRC */
-#define KV_STATE_LEN 18u /* context bytes before nrec[] */
+#define KV_STATE_LEN 18u /* context bytes before map[] and nrec[] */
 
 /* kv->flags */
 #define KV_F_NAREA 0x01u  /* node-area mark written since the last commit */
@@ -118,14 +118,20 @@ static inline uint32_t kv_max_nodes(const struct strata_kv *kv)
 {
     return kv_psize(kv) / kv->cfg->node_size;
 }
+/* The i-th live partition, oldest first. */
+static inline unsigned kv_live_part(const struct strata_kv *kv, unsigned i)
+{
+    return kv->st.map[(kv->st.first + i) % kv->cfg->partitions];
+}
+/* The current partition (the newest live one). */
 static inline unsigned kv_cur(const struct strata_kv *kv)
 {
-    return (kv->st.first + kv->st.live - 1u) % kv->cfg->partitions;
+    return kv_live_part(kv, kv->st.live - 1u);
 }
 /* Bytes of the context backup. */
 static inline unsigned kv_ctx_len(const struct strata_kv *kv)
 {
-    unsigned n = KV_STATE_LEN + 2u * kv->cfg->partitions, i;
+    unsigned n = KV_STATE_LEN + 3u * kv->cfg->partitions, i;
     for (i = 0; i < kv->cfg->region_count; i++)
         n += kv->cfg->regions[i].size;
     return n;
@@ -148,6 +154,8 @@ struct kv_io {
                        const uint16_t *vals, unsigned n);
     /* Root node of a partition. */
     uint16_t (*root)(const struct strata_kv *kv, unsigned part);
+    /* The current partition cannot take the next put: move on (kv_switch, or compaction). */
+    int (*full)(struct strata_kv *kv);
 };
 
 extern const struct kv_io kv_rb_io;

@@ -53,7 +53,7 @@ int kv_check_config(const struct strata_kv_config *c)
     if ((rc = check_regions(c, &regions)) != 0)
         return rc;
     /* the context and its commit record share one log segment */
-    need = KV_SEG_HDR + KV_VAR_LEN + KV_STATE_LEN + 2u * c->partitions + regions + KV_COMMIT_LEN;
+    need = KV_SEG_HDR + KV_VAR_LEN + KV_STATE_LEN + 3u * c->partitions + regions + KV_COMMIT_LEN;
     if (need > es || (uint64_t)c->first_unit + c->log_units + 2u +
                               (uint64_t)c->partitions * c->partition_units >
                           c->flash->geo.erase_count)

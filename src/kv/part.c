@@ -20,7 +20,7 @@ int kv_part_clean(struct strata_kv *kv, unsigned part)
 
 int kv_switch(struct strata_kv *kv)
 {
-    unsigned t = (kv_cur(kv) + 1u) % kv->cfg->partitions;
+    unsigned t = kv_live_part(kv, kv->st.live); /* the ring slot after the current one */
     uint16_t root;
     int rc;
     if (t == kv->hold)
@@ -36,8 +36,8 @@ int kv_switch(struct strata_kv *kv)
     if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0)
         return rc;
     if (kv->st.live == kv->cfg->partitions) {
-        kv->hold = kv->st.first;
-        kv->st.nrec[kv->st.first] = 0;
+        kv->hold = (uint8_t)kv_live_part(kv, 0);
+        kv->st.nrec[kv->hold] = 0;
         kv->st.first = (uint8_t)((kv->st.first + 1u) % kv->cfg->partitions);
         kv->st.live--;
     }

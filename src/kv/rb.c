@@ -80,4 +80,5 @@ static uint16_t rb_root(const struct strata_kv *kv, unsigned part)
     return 0;
 }
 
-const struct kv_io kv_rb_io = {rb_read, rb_rec_append, rb_group_alloc, rb_node_append, rb_root};
+const struct kv_io kv_rb_io = {rb_read,        rb_rec_append, rb_group_alloc,
+                               rb_node_append, rb_root,       kv_switch};

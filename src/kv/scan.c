@@ -152,7 +152,7 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
     if (it->q.limit != 0 && it->returned >= it->q.limit)
         return 0;
     for (;;) {
-        unsigned part = (kv->st.first + it->part) % kv->cfg->partitions;
+        unsigned part = it->part < kv->st.live ? kv_live_part(kv, it->part) : 0u;
         int rc;
         if (it->depth == 0) {
             struct kv_box b;
@@ -171,7 +171,7 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
                 return rc;
             continue;
         }
-        part = (kv->st.first + it->part - 1u) % kv->cfg->partitions;
+        part = kv_live_part(kv, it->part - 1u);
         if (TOP(it)->next == 0 && it->slot < it->end) {
             rc = next_own(kv, it, part, out);
             if (rc != 0) {

@@ -271,7 +271,7 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
     if ((rc = plan(kv, rec->v, &p)) != 0)
         return rc;
     if (!fits(kv, p.need)) {
-        if ((rc = kv_switch(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
+        if ((rc = kv_io(kv)->full(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
             return rc;
         if (!fits(kv, p.need))
             return STRATA_ENOSPC;
