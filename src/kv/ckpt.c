@@ -77,7 +77,7 @@ static int state_decode(struct strata_kv *kv, const uint8_t *b, uint32_t seq)
     st->gr = kv_get16(b + 14);
     st->first = b[16];
     st->live = b[17];
-    for (i = 0; i < P; i++) {
+    for (i = 0; i < P && i < STRATA_KV_MAX_PARTITIONS; i++) {
         st->map[i] = b[KV_STATE_LEN + i];
         if (st->map[i] >= P || (seen & (1u << st->map[i])))
             return STRATA_ECORRUPT; /* not a permutation */

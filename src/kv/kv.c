@@ -1,7 +1,7 @@
 /* The public calls: format, mount (restore), put, commit, stat. */
 #include "kv_internal.h"
 
-static int open_ctx(struct strata_kv *kv, const struct strata_kv_config *cfg)
+int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg, const void *io)
 {
     int rc;
     if (kv == NULL)
@@ -10,45 +10,66 @@ static int open_ctx(struct strata_kv *kv, const struct strata_kv_config *cfg)
     if ((rc = kv_check_config(cfg)) != 0)
         return rc;
     kv->cfg = cfg;
-    kv->io = &kv_rb_io;
+    kv->io = io;
     kv->hold = KV_NONE;
     return 0;
 }
 
-int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg)
+int kv_format(struct strata_kv *kv)
 {
-    uint8_t h[2];
+    const struct strata_kv_config *cfg = kv->cfg;
+    uint16_t root;
     unsigned p;
     int rc;
-    if ((rc = open_ctx(kv, cfg)) != 0)
-        return rc;
     /* the log first: once it is blank no old checkpoint can be found */
     if ((rc = kv_log_format(kv)) != 0 || (rc = kv_unit_clean(kv, cfg->log_units)) != 0 ||
         (rc = kv_unit_clean(kv, cfg->log_units + 1u)) != 0)
         return rc;
-    for (p = 0; p < cfg->partitions; p++)
+    for (p = 0; p < cfg->partitions; p++) {
         if ((rc = kv_part_clean(kv, p)) != 0)
             return rc;
-    kv_put16(h, KV_HDR_ROOT);
-    if ((rc = kv_prog_part(kv, 0, 0, h, 2)) != 0)
-        return rc;
-    for (p = 0; p < cfg->partitions; p++)
         kv->st.map[p] = (uint8_t)p;
+    }
     kv->st.live = 1;
-    kv->st.pn = 1;
-    if ((rc = kv_ckpt_write(kv)) != 0)
+    kv->flags = KV_F_NAREA | KV_F_RAREA; /* nothing to mark before the first checkpoint */
+    if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0 ||
+        (rc = kv_ckpt_write(kv)) != 0 || (rc = kv_after_commit(kv)) != 0)
         return rc;
-    kv->ck_pn = kv->st.pn;
-    kv->flags = KV_F_OPEN | KV_F_SPARE;
-    kv->gen++;
+    kv->flags |= KV_F_SPARE; /* every other partition was just erased */
     return 0;
+}
+
+int kv_after_commit(struct strata_kv *kv)
+{
+    int rc;
+    kv->ck_pn = kv->st.pn;
+    kv->ck_pr = kv->st.pr;
+    kv->flags = (uint8_t)((kv->flags & ~(KV_F_NAREA | KV_F_RAREA)) | KV_F_OPEN);
+    memset(kv->marked, 0, sizeof kv->marked);
+    if ((rc = kv_log_recycle(kv)) == 0 && kv->hold != KV_NONE) {
+        /* the expiry is now part of the checkpoint: clean the partition */
+        rc = kv_part_clean(kv, kv->hold);
+        kv->hold = KV_NONE;
+        if (rc == 0)
+            kv->flags |= KV_F_SPARE;
+    }
+    if (rc != 0)
+        kv->flags &= (uint8_t)~KV_F_OPEN;
+    kv->gen++;
+    return rc;
+}
+
+int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg)
+{
+    int rc = kv_open(kv, cfg, &kv_rb_io);
+    return rc != 0 ? rc : kv_format(kv);
 }
 
 int strata_kv_mount(struct strata_kv *kv, const struct strata_kv_config *cfg)
 {
     struct kv_obj commit;
     int rc;
-    if ((rc = open_ctx(kv, cfg)) != 0 || (rc = kv_log_open(kv, &commit)) != 0 ||
+    if ((rc = kv_open(kv, cfg, &kv_rb_io)) != 0 || (rc = kv_log_open(kv, &commit)) != 0 ||
         (rc = kv_ckpt_load(kv, &commit)) != 0 || (rc = kv_restore(kv, &commit)) != 0)
         return rc;
     kv->flags |= KV_F_OPEN;
@@ -78,23 +99,11 @@ int strata_kv_commit(struct strata_kv *kv)
     if (kv == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
     kv->gen++;
-    if ((rc = kv_ckpt_write(kv)) == 0) {
-        kv->ck_pn = kv->st.pn;
-        kv->ck_pr = kv->st.pr;
-        kv->flags &= (uint8_t) ~(KV_F_NAREA | KV_F_RAREA);
-        memset(kv->marked, 0, sizeof kv->marked);
-        rc = kv_log_recycle(kv);
-    }
-    if (rc == 0 && kv->hold != KV_NONE) {
-        /* the expiry is now part of the checkpoint: clean the partition */
-        rc = kv_part_clean(kv, kv->hold);
-        kv->hold = KV_NONE;
-        if (rc == 0)
-            kv->flags |= KV_F_SPARE;
-    }
-    if (rc != 0)
+    if ((rc = kv_ckpt_write(kv)) != 0) {
         kv->flags &= (uint8_t)~KV_F_OPEN;
-    return rc;
+        return rc;
+    }
+    return kv_after_commit(kv);
 }
 
 int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)

@@ -165,6 +165,16 @@ static inline const struct kv_io *kv_io(const struct strata_kv *kv)
     return (const struct kv_io *)kv->io;
 }
 
+/* ---- kv.c ------------------------------------------------------------------------------------ */
+
+/* Check the config and reset the context for a write path. */
+int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg, const void *io);
+/* Erase the layout, create the first partition's root and the first checkpoint. */
+int kv_format(struct strata_kv *kv);
+/* After a commit record: new checkpoint positions, log recycling, cleaning of an expired
+ * partition. */
+int kv_after_commit(struct strata_kv *kv);
+
 /* ---- layout.c -------------------------------------------------------------------------------- */
 
 /* Check the config and the device; 0, STRATA_EINVAL or STRATA_EDEVICE. */
