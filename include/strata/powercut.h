@@ -26,9 +26,10 @@ extern "C" {
 
 #define STRATA_POWERCUT_MAX_DEPTH 4 /* cuts per case: one in the workload, three in recovery */
 #define STRATA_POWERCUT_ID_MAX 96
+#define STRATA_POWERCUT_NAME_MAX 32 /* longest campaign name (so that an id fits ID_MAX) */
 
 struct strata_powercut_test {
-    const char *name;              /* in replay ids: letters, digits, '-', '_' */
+    const char *name;              /* in replay ids: 1..NAME_MAX letters, digits, '-', '_' */
     struct strata_sim_config sim;  /* the device every case starts from */
     void *arg;                     /* the test's own state, e.g. its reference model */
     /* Prepare the device before any cut (format, preload). Optional. */

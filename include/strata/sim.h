@@ -22,12 +22,17 @@
  *   NO_ERASE     erase on a medium without erase.
  *
  * Torn results after a power cut during an operation:
- *   NOR/DataFlash/FRAM program  bytes before the cut point programmed, the cut byte partly
+ *   NOR/DataFlash program       bytes before the cut point programmed, the cut byte partly
  *                               (a random subset of its 1->0 bits), the rest untouched.
- *   NAND program                every page the operation touched from the cut on reads back with
- *                               random bit errors and refuses further programs until erased.
- *   erase                       the unit is left partly erased: random bytes still hold 0 bits.
- *   FTL (SD) write              blocks before the cut hold new data, the cut block garbage.
+ *   FRAM write                  bytes before the cut point written, the rest untouched.
+ *   NAND program                pages before the cut page programmed; the cut page reads back
+ *                               with random bit errors and refuses further programs until
+ *                               erased; later pages of the operation never started (untouched).
+ *   erase                       the whole unit partly erased (bits only go 0 -> 1, about in
+ *                               proportion to the progress); at least one 0 bit stays if the unit
+ *                               had any. NAND pages still holding 0 bits refuse programs.
+ *   FTL (SD) write              blocks before the cut hold new data, the cut block garbage,
+ *                               later blocks their old data.
  * After a cut every call returns STRATA_EPOWER until strata_sim_reboot(), which keeps the
  * contents exactly as left.
  */
@@ -98,7 +103,8 @@ struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg);
 void strata_sim_free(struct strata_sim *sim);
 /* An independent copy: contents, wear, faults, power state, stats and random state. */
 struct strata_sim *strata_sim_clone(const struct strata_sim *sim);
-/* The device behind the flash contract; valid for the sim's lifetime. */
+/* The device behind the flash contract; valid for the sim's lifetime. Its NAND-only operations
+ * called directly on another kind of device answer as the wrappers do (STRATA_EDEVICE; is_bad 0). */
 const struct strata_flash *strata_sim_flash(const struct strata_sim *sim);
 const struct strata_sim_config *strata_sim_config_of(const struct strata_sim *sim);
 
@@ -106,7 +112,7 @@ const struct strata_sim_config *strata_sim_config_of(const struct strata_sim *si
 
 enum strata_sim_tear {
     STRATA_SIM_TEAR_RANDOM, /* the cut lands at a random point inside the operation (default) */
-    STRATA_SIM_TEAR_BEFORE, /* the operation does nothing */
+    STRATA_SIM_TEAR_BEFORE, /* the operation does nothing (no wear either; it is still charged) */
     STRATA_SIM_TEAR_AFTER   /* the operation completes, then power fails */
 };
 
@@ -114,7 +120,8 @@ enum strata_sim_tear {
  * counted from now, k >= 1; 0 disarms. */
 void strata_sim_cut_at_op(struct strata_sim *sim, uint64_t k);
 /* Power fails once n more bytes have been programmed or erased (a fuel counter); the operation
- * in progress is torn exactly there. 0 disarms. */
+ * in progress is torn exactly there: its first n bytes done, the next one torn (or, if it had
+ * exactly n bytes left, complete). 0 disarms; a cut before the first byte is TEAR_BEFORE. */
 void strata_sim_cut_after_bytes(struct strata_sim *sim, uint64_t n);
 void strata_sim_set_tear(struct strata_sim *sim, enum strata_sim_tear tear);
 /* Power fails now (between operations). */

@@ -23,7 +23,7 @@ static const char *const descriptions[] = {
 
 const char *strata_strerror(int err)
 {
-    unsigned idx = err <= 0 ? (unsigned)(-(long)err) : ~0u;
+    unsigned idx = err <= 0 ? 0u - (unsigned)err : ~0u; /* no overflow at INT_MIN */
     if (idx >= sizeof descriptions / sizeof descriptions[0])
         return "unknown error";
     return descriptions[idx];

@@ -145,24 +145,31 @@ void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, 
     }
 }
 
-/* A NAND page program cut in the middle: cells got part of their charge. Each byte is either
- * right or still has some of the 0 bits it should have at 1; at least one bit is wrong. */
+/* A NAND page program cut in the middle: the cells being programmed got only part of their
+ * charge, so some bits this program was clearing still read 1 (at least one, if it was clearing
+ * any). Cells the program leaves alone (data bit 1) are inhibited and keep their state, so data of
+ * earlier partial programs of the page survives, as on real SLC NAND. */
 void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len)
 {
     double progress = rand_unit(sim);
-    uint32_t i, wrong = 0;
+    uint32_t i, wrong = 0, candidates = 0, pick = 0;
+    uint8_t pick_bits = 0;
     for (i = 0; i < len; i++) {
-        uint8_t want = (uint8_t)(dst[i] & src[i]);
-        uint8_t got = want;
+        uint8_t clearing = (uint8_t)(dst[i] & ~src[i]);
+        uint8_t got = (uint8_t)(dst[i] & src[i]);
+        if (clearing == 0)
+            continue;
+        if (sim_rand_below(sim, ++candidates) == 0) { /* reservoir: a uniform clearing byte */
+            pick = i;
+            pick_bits = clearing;
+        }
         if (rand_unit(sim) >= progress)
-            got = (uint8_t)(want | (uint8_t)sim_rand(sim));
-        wrong += got != want;
+            got |= (uint8_t)(clearing & (uint8_t)sim_rand(sim));
+        wrong += got != (uint8_t)(dst[i] & src[i]);
         dst[i] = got;
     }
-    if (wrong == 0 && len > 0) {
-        i = sim_rand_below(sim, len);
-        dst[i] ^= (uint8_t)(1u << sim_rand_below(sim, 8));
-    }
+    if (wrong == 0 && candidates > 0)
+        dst[pick] |= (uint8_t)(pick_bits & (uint8_t)-(int)pick_bits); /* its lowest clearing bit */
 }
 
 /* An erase cut at cut.pos of len: that fraction of bytes erased, the others still holding some

@@ -151,6 +151,19 @@ int strata_sim_image_save(const struct strata_sim *csim, const char *path)
     return rc;
 }
 
+/* The longest image any profile this build knows can have: no longer file is worth reading. */
+static uint64_t max_image_length(void)
+{
+    uint64_t max = 0;
+    size_t i;
+    for (i = 0; i < strata_sim_profile_count(); i++) {
+        const struct strata_sim_profile *p = strata_sim_profile_at(i);
+        uint64_t len = image_length_for(p, UINT32_MAX / p->geo.erase_size);
+        max = len > max ? len : max;
+    }
+    return max;
+}
+
 static int read_file(const char *path, uint8_t **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -158,9 +171,18 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
     *out = NULL;
     if (f == NULL)
         return STRATA_EIO;
+    /* A directory opens but cannot be read, and its "size" means nothing. */
+    if (fgetc(f) == EOF && ferror(f)) {
+        fclose(f);
+        return STRATA_EIO;
+    }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
         return STRATA_EIO;
+    }
+    if ((uint64_t)size > max_image_length()) {
+        fclose(f);
+        return STRATA_ECORRUPT;
     }
     *len = (size_t)size;
     *out = malloc(*len ? *len : 1);
@@ -204,6 +226,25 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
     return 0;
 }
 
+/* Every stored state must be one the simulator itself can reach: a CRC-valid crafted image must
+ * not load an impossible device. */
+static int states_plausible(const struct strata_sim *sim)
+{
+    uint32_t units = sim->flash.geo.erase_count, nop = sim->flash.geo.nop, i;
+    if (sim->cfg.options & ~(uint32_t)(STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION))
+        return 0;
+    for (i = 0; i < units; i++)
+        if (sim->unit_state[i] & ~(UNIT_BAD | UNIT_WORN))
+            return 0;
+    for (i = 0; sim->page_progs && i < sim->page_count; i++)
+        if (sim->page_progs[i] != PAGE_TORN && nop != 0 && sim->page_progs[i] > nop)
+            return 0;
+    for (i = 0; sim->top_page && i < units; i++)
+        if (sim->top_page[i] < -1 || sim->top_page[i] >= (int32_t)sim->pages_per_unit)
+            return 0;
+    return 1;
+}
+
 int strata_sim_image_load(const char *path, struct strata_sim **out)
 {
     struct strata_sim *sim = NULL;
@@ -233,9 +274,8 @@ int strata_sim_image_load(const char *path, struct strata_sim **out)
     for (i = 0; i < n; i++)
         for (j = 0; j < s[i].count; j++, at += s[i].width)
             set_element(&s[i], j, get_le(buf + at, s[i].width));
-    for (i = 0; i < sim->flash.geo.erase_count; i++)
-        if (sim->unit_state[i] & ~(UNIT_BAD | UNIT_WORN))
-            goto done;
+    if (!states_plausible(sim))
+        goto done;
     rc = 0;
 done:
     free(buf);

@@ -29,15 +29,40 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* Names end up in ids, which are split at ':' and '.': keep them to a safe alphabet and a
+ * length that leaves room in an id for the seed and four cut points. */
+static int name_ok(const char *name)
+{
+    size_t i, n = strlen(name);
+    if (n == 0 || n > STRATA_POWERCUT_NAME_MAX)
+        return 0;
+    for (i = 0; i < n; i++) {
+        char ch = name[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* snprintf's count of what it wanted to write, kept inside the buffer (truncation, not overflow,
+ * should an id ever not fit). */
+static size_t advance(size_t n, int wrote)
+{
+    size_t next = n + (wrote > 0 ? (size_t)wrote : 0);
+    return next < STRATA_POWERCUT_ID_MAX ? next : STRATA_POWERCUT_ID_MAX - 1;
+}
+
 static void format_id(const struct strata_powercut_test *t, const struct pc_case *c, char *out)
 {
-    size_t n = (size_t)snprintf(out, STRATA_POWERCUT_ID_MAX, "%s:%" PRIu64 ":", t->name, t->seed);
+    size_t n = advance(0, snprintf(out, STRATA_POWERCUT_ID_MAX, "%s:%" PRIu64 ":", t->name,
+                                   t->seed));
     unsigned i;
     if (c->depth == 0)
         snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "0");
-    for (i = 0; i < c->depth && n < STRATA_POWERCUT_ID_MAX; i++)
-        n += (size_t)snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, i ? ".%" PRIu64 : "%" PRIu64,
-                              c->cuts[i]);
+    for (i = 0; i < c->depth; i++)
+        n = advance(n, snprintf(out + n, STRATA_POWERCUT_ID_MAX - n,
+                                i ? ".%" PRIu64 : "%" PRIu64, c->cuts[i]));
 }
 
 static int parse_id(const struct strata_powercut_test *t, const char *id, struct pc_case *c)
@@ -140,9 +165,9 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
     m0 = strata_sim_mutations(sim);
     if (c->depth == 0) {
         rc = t->workload(sim, t->arg);
-        if (rc == 0)
-            rc = check_rules(sim, r, "workload");
-        else
+        if (check_rules(sim, r, "workload")) /* the broken rule says more than its error code */
+            rc = r->rc;
+        else if (rc != 0)
             fail(r, rc, "workload failed without power cuts: %d (%s)", rc, strata_strerror(rc));
     } else {
         rc = run_phase_cut(t, sim, c->cuts[0], 0, r);
@@ -161,10 +186,10 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
         m0 = strata_sim_mutations(sim);
         rc = t->recover(sim, t->arg);
         out->recovery_ops = strata_sim_mutations(sim) - m0;
-        if (rc != 0)
+        if (check_rules(sim, r, "recovery"))
+            rc = r->rc;
+        else if (rc != 0)
             fail(r, rc, "recovery failed: %d (%s)", rc, strata_strerror(rc));
-        else
-            rc = check_rules(sim, r, "recovery");
     }
     r->cases++;
     strata_sim_free(sim);
@@ -194,9 +219,12 @@ static int sweep(const struct strata_powercut_test *t, const struct strata_sim *
         struct pc_case c;
         struct pc_outcome o;
         unsigned d;
+        /* stratified: one point in each of `count` equal slices (i*n/count, (i+1)*n/count] of
+         * [1, n]; the slices do not overlap (count < n makes each at least one wide), so the
+         * points are distinct */
+        uint64_t lo = i * n / count, hi = (i + 1) * n / count;
         rng = mix(rng);
-        /* stratified: one point in each of `count` equal slices of [1, n] */
-        c.cuts[0] = count == n ? i + 1 : 1 + (i * n + rng % n) / count;
+        c.cuts[0] = count == n ? i + 1 : lo + 1 + rng % (hi - lo);
         c.depth = 1;
         if (run_case(t, base, &c, &o, r) != 0)
             return report_failure(t, &c, r);
@@ -217,8 +245,8 @@ static int prepare(const struct strata_powercut_test *t, struct strata_sim **bas
                    struct strata_powercut_report *r)
 {
     memset(r, 0, sizeof *r);
-    if (t == NULL || t->name == NULL || t->workload == NULL || t->recover == NULL ||
-        t->recovery_cuts >= STRATA_POWERCUT_MAX_DEPTH)
+    if (t == NULL || t->name == NULL || !name_ok(t->name) || t->workload == NULL ||
+        t->recover == NULL || t->recovery_cuts >= STRATA_POWERCUT_MAX_DEPTH)
         return STRATA_EINVAL;
     *base = strata_sim_new(&t->sim);
     if (*base == NULL)
@@ -245,8 +273,12 @@ int strata_powercut_replay(const struct strata_powercut_test *t, const char *id,
     struct pc_case c;
     struct pc_outcome o;
     int rc;
-    if (id == NULL || (rc = prepare(t, &base, r)) != 0)
-        return rc ? rc : STRATA_EINVAL;
+    if (id == NULL) {
+        memset(r, 0, sizeof *r);
+        return STRATA_EINVAL;
+    }
+    if ((rc = prepare(t, &base, r)) != 0)
+        return rc;
     rc = parse_id(t, id, &c);
     if (rc == 0) {
         fprintf(stderr, "powercut %s: replaying case %s\n", t->name, id);

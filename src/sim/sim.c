@@ -353,9 +353,19 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
     op.time_ps = cost->fixed_ps + cost->byte_ps * op.len;
     op.energy_pj = cost->fixed_pj + cost->byte_pj * op.len;
     cut = sim_cut_decide(sim, &op);
-    sim->wear[unit]++;
     sim->stats.erases++;
-    sim_charge(sim, cost, 0, f->geo.erase_size);
+    if (cut.cut) { /* the erase pulse ran for the part done before the lights went out */
+        sim->stats.time_ps += op.time_ps * cut.pos / op.len;
+        sim->stats.energy_pj += op.energy_pj * cut.pos / op.len;
+    } else {
+        sim_charge(sim, cost, 0, f->geo.erase_size);
+    }
+    if (cut.cut && !cut.partial && cut.pos == 0) {
+        /* cut before it began: the cells, their wear and the page states never saw it */
+        sim_power_fail(sim);
+        return STRATA_EPOWER;
+    }
+    sim->wear[unit]++;
     if (!cut.cut && sim->wear_limit[unit] != 0 && sim->wear[unit] > sim->wear_limit[unit]) {
         struct sim_cut fail = {1, 0, 1};
         fail.pos = sim_rand_below(sim, f->geo.erase_size);
@@ -377,6 +387,10 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
 
 /* ---- NAND page and bad-block operations ----------------------------------------------------- */
 
+/* The table of operations is shared by every kind of device; the NAND-only entries answer a
+ * direct call on another kind as the wrappers would (no spare, no bad blocks) instead of reaching
+ * state that only NAND devices have. */
+
 static int op_page_read(const struct strata_flash *f, uint32_t page, void *data, void *spare)
 {
     struct strata_sim *sim = sim_of(f);
@@ -385,6 +399,8 @@ static int op_page_read(const struct strata_flash *f, uint32_t page, void *data,
     uint32_t len = (data ? ps : 0) + (spare ? ss : 0);
     struct strata_sim_op op;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if (page >= sim->page_count)
@@ -425,6 +441,8 @@ static int op_page_prog(const struct strata_flash *f, uint32_t page, const void 
     struct strata_sim_op op;
     struct sim_cut cut;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if (page >= sim->page_count)
@@ -499,6 +517,8 @@ static int op_is_bad(const struct strata_flash *f, uint32_t unit)
     struct strata_sim *sim = sim_of(f);
     struct strata_sim_op op;
     int rc;
+    if (!is_nand(sim))
+        return 0;
     if (!sim->powered)
         return STRATA_EPOWER;
     if ((rc = check_unit(sim, "is_bad", unit, 1)) != 0)
@@ -526,6 +546,8 @@ static int op_mark_bad(const struct strata_flash *f, uint32_t unit)
     struct sim_cut cut;
     uint32_t ss = f->geo.spare_size, first, p;
     int rc;
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
     if (!sim->powered)
         return STRATA_EPOWER;
     if ((rc = check_unit(sim, "mark_bad", unit, 1)) != 0)
@@ -533,8 +555,10 @@ static int op_mark_bad(const struct strata_flash *f, uint32_t unit)
     op.kind = STRATA_SIM_OP_MARK_BAD;
     op.addr = unit;
     op.len = 2;
-    op.time_ps = sim->profile->prog.fixed_ps + sim->profile->prog.page_ps;
-    op.energy_pj = sim->profile->prog.fixed_pj + sim->profile->prog.page_pj;
+    op.time_ps = sim->profile->prog.fixed_ps + sim->profile->prog.page_ps +
+                 2 * sim->profile->prog.byte_ps; /* what sim_charge() below charges */
+    op.energy_pj = sim->profile->prog.fixed_pj + sim->profile->prog.page_pj +
+                   2 * sim->profile->prog.byte_pj;
     cut = sim_cut_decide(sim, &op);
     sim->stats.progs++;
     sim_charge(sim, &sim->profile->prog, 1, 2);
@@ -646,7 +670,7 @@ struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg)
 {
     struct strata_sim *sim;
     uint32_t u;
-    if (cfg == NULL || cfg->profile == NULL || cfg->read_flip_rate < 0.0 ||
+    if (cfg == NULL || cfg->profile == NULL || !(cfg->read_flip_rate >= 0.0) || /* NaN too */
         cfg->read_flip_rate >= 1.0)
         return NULL;
     sim = calloc(1, sizeof *sim);

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""make size: per-module footprint of the cross-built library.
+
+For each build (CPU=BUILD_DIR) it reports, per module (src/<module>, one CMake object library
+each): text (code + read-only data), data and bss summed over the module's objects, and the
+worst-case stack of every public function (strata_*), computed from GCC's -fstack-usage (.su)
+and -fcallgraph-info (.ci) output: the function's own frame plus the deepest chain of callees.
+
+Stack figures exclude what the library cannot see: callbacks through function pointers (the
+port's flash driver behind strata_flash_*; marked "+driver") and libc/libgcc helpers such as
+memcpy (marked "+libc"). Recursion would make the figure unbounded and is reported as such.
+
+It also enforces two rules: library objects must not reference malloc & co, and the targets the
+issues set are checked and printed (a missed target is printed, not hidden; it does not fail the
+build). Writes everything as JSON to --out.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Targets from the issues: (module, cpu, metric) -> limit in bytes.
+TARGETS = {
+    ("fs", "cortex-m0plus", "text"): (4096, "issue 4: <= 4 KB text with micro logs"),
+    ("fs", "cortex-m0plus", "static_ram"): (200, "issue 4: <= 200 B static RAM"),
+    ("kv", "cortex-m0plus", "text"): (7168, "issue 3: <= 7 KB text"),
+}
+FORBIDDEN = {"malloc", "calloc", "realloc", "free", "printf", "fprintf", "sprintf", "puts"}
+LABEL_RE = re.compile(r'label: "([^"\\]*)\\n[^"]*?(\d+) bytes \(([\w,]+)\)"')
+NODE_RE = re.compile(r'node: \{ title: "([^"]+)"(.*)\}')
+EDGE_RE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def module_objects(build):
+    """{module: [object files]} for every strata_<module> object library of the build."""
+    mods = {}
+    src = os.path.join(build, "src")
+    for m in sorted(os.listdir(src)) if os.path.isdir(src) else []:
+        d = os.path.join(src, m, "CMakeFiles", "strata_%s.dir" % m)
+        objs = []
+        for root, _, files in os.walk(d):
+            objs += [os.path.join(root, f) for f in files if f.endswith((".obj", ".o"))]
+        if objs:
+            mods[m] = sorted(objs)
+    return mods
+
+
+def section_sizes(objs):
+    text = data = bss = 0
+    for line in run(["arm-none-eabi-size", "--format=berkeley"] + objs).splitlines()[1:]:
+        f = line.split()
+        text, data, bss = text + int(f[0]), data + int(f[1]), bss + int(f[2])
+    return text, data, bss
+
+
+def symbols(objs):
+    """(defined global functions, undefined references) over the objects."""
+    defined, undefined = set(), set()
+    for line in run(["arm-none-eabi-nm", "-g"] + objs).splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "TW":
+            defined.add(f[2])
+        elif len(f) == 2 and f[0] == "U":
+            undefined.add(f[1])
+    return defined, undefined
+
+
+class CallGraph:
+    """Functions keyed by (file, name); calls resolved to the same file first."""
+
+    def __init__(self):
+        self.frame = {}      # (file, name) -> (bytes, qualifier)
+        self.calls = {}      # (file, name) -> [callee name]
+        self.by_name = {}    # name -> [(file, name)]
+
+    def load(self, ci_path):
+        key_file = ci_path
+        with open(ci_path) as fh:
+            for line in fh:
+                m = NODE_RE.search(line)
+                if m:
+                    lab = LABEL_RE.search(line)
+                    if lab:
+                        key = (key_file, m.group(1))
+                        self.frame[key] = (int(lab.group(2)), lab.group(3))
+                        self.calls.setdefault(key, [])
+                        self.by_name.setdefault(m.group(1), []).append(key)
+                    continue
+                e = EDGE_RE.search(line)
+                if e:
+                    self.calls.setdefault((key_file, e.group(1)), []).append(e.group(2))
+
+    def resolve(self, caller, name):
+        same = (caller[0], name)
+        if same in self.frame:
+            return [same]
+        return self.by_name.get(name, [])
+
+    def worst(self, key, stack=(), memo=None):
+        """(bytes, flags) of the deepest path from key."""
+        memo = {} if memo is None else memo
+        if key in memo:
+            return memo[key]
+        if key in stack:
+            return (0, {"recursive"})
+        own, qual = self.frame[key]
+        flags = set() if qual == "static" else {"dynamic"}
+        deepest = 0
+        for callee in self.calls.get(key, []):
+            if callee == "__indirect_call":
+                flags.add("+driver")
+                continue
+            targets = self.resolve(key, callee)
+            if not targets:
+                flags.add("+libc")
+                continue
+            for t in targets:
+                b, f = self.worst(t, stack + (key,), memo)
+                deepest = max(deepest, b)
+                flags |= f
+        memo[key] = (own + deepest, flags)
+        return memo[key]
+
+
+def analyse(cpu, build):
+    mods = module_objects(build)
+    if not mods:
+        sys.exit("size: no module objects under %s/src (did the cross build run?)" % build)
+    graph = CallGraph()
+    for objs in mods.values():
+        for o in objs:
+            ci = re.sub(r"\.(c\.)?obj$|\.o$", "", o)
+            for cand in (ci + ".ci", ci + ".c.ci"):
+                if os.path.exists(cand):
+                    graph.load(cand)
+                    break
+    report = {"cpu": cpu, "modules": {}, "problems": []}
+    for m, objs in mods.items():
+        text, data, bss = section_sizes(objs)
+        defined, undefined = symbols(objs)
+        bad = sorted(undefined & FORBIDDEN)
+        if bad:
+            report["problems"].append("%s references %s" % (m, ", ".join(bad)))
+        funcs = {}
+        for name in sorted(n for n in defined if n.startswith("strata_")):
+            keys = [k for k in graph.by_name.get(name, []) if any(
+                os.path.basename(k[0]).split(".")[0] == os.path.basename(o).split(".")[0]
+                for o in objs)] or graph.by_name.get(name, [])
+            if not keys:
+                continue
+            b, flags = max((graph.worst(k) for k in keys), key=lambda x: x[0])
+            funcs[name] = {"stack": b, "flags": sorted(flags)}
+        report["modules"][m] = {"text": text, "data": data, "bss": bss,
+                                "static_ram": data + bss, "functions": funcs}
+    return report
+
+
+def check_targets(report):
+    lines = []
+    for (m, cpu, metric), (limit, why) in sorted(TARGETS.items()):
+        if cpu != report["cpu"] or m not in report["modules"]:
+            continue
+        value = report["modules"][m][metric]
+        ok = value <= limit
+        lines.append("  %-4s %-10s %6d B  limit %6d B  %s  (%s)" % (
+            m, metric, value, limit, "met" if ok else "MISSED", why))
+        report.setdefault("targets", []).append(
+            {"module": m, "metric": metric, "value": value, "limit": limit, "met": ok,
+             "source": why})
+    return lines
+
+
+def print_report(r):
+    print("\n%s  (arm-none-eabi-gcc -Os, object totals per module)" % r["cpu"])
+    print("  %-8s %7s %6s %6s  %s" % ("module", "text", "data", "bss", "deepest public call"))
+    tot = [0, 0, 0]
+    for m, v in r["modules"].items():
+        deepest = max(v["functions"].items(), key=lambda kv: kv[1]["stack"], default=None)
+        d = ("%s %d B %s" % (deepest[0], deepest[1]["stack"], " ".join(deepest[1]["flags"]))
+             if deepest else "-")
+        print("  %-8s %7d %6d %6d  %s" % (m, v["text"], v["data"], v["bss"], d))
+        tot = [tot[0] + v["text"], tot[1] + v["data"], tot[2] + v["bss"]]
+    print("  %-8s %7d %6d %6d" % ("total", tot[0], tot[1], tot[2]))
+    print("  worst-case stack per public function (bytes; +driver: plus the port's flash "
+          "driver, +libc: plus libc helpers):")
+    for m, v in r["modules"].items():
+        items = ["%s %d%s" % (n[len("strata_"):], f["stack"],
+                              "".join(" " + x for x in f["flags"]))
+                 for n, f in v["functions"].items()]
+        for i in range(0, len(items), 4):
+            print("    %-6s %s" % (m if i == 0 else "", "; ".join(items[i:i + 4])))
+    for line in check_targets(r):
+        print(line)
+    for p in r["problems"]:
+        print("  PROBLEM: " + p)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("builds", nargs="+", help="CPU=BUILD_DIR")
+    args = ap.parse_args()
+    reports = []
+    for spec in args.builds:
+        cpu, build = spec.split("=", 1)
+        reports.append(analyse(cpu, build))
+        print_report(reports[-1])
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as fh:
+        json.dump({"builds": reports}, fh, indent=1)
+    print("\nwritten to %s" % args.out)
+    if any(r["problems"] for r in reports):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

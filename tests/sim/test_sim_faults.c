@@ -1,0 +1,432 @@
+/* Faults: factory and grown bad blocks, worn-out units, NAND read bit flips, wear statistics. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "simtest.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const nand_profiles[] = {"tc58dvg02", "mt29f4g08", "k9f1g08", "nand-pic24"};
+
+static struct strata_sim_config config(const char *profile, uint32_t units, uint64_t seed)
+{
+    struct strata_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.profile = strata_sim_profile_find(profile);
+    assert_non_null(cfg.profile);
+    cfg.erase_count = units;
+    cfg.seed = seed;
+    return cfg;
+}
+
+/* ---- factory bad blocks ------------------------------------------------------------------------ */
+
+static void factory_bad_blocks_marked_in_spare(void **state)
+{
+    size_t k;
+    (void)state;
+    for (k = 0; k < COUNT(nand_profiles); k++) {
+        struct strata_sim_config cfg = config(nand_profiles[k], 32, 77);
+        struct strata_sim *sim;
+        const struct strata_flash *f;
+        uint32_t u, bad = 0, ppu, ss;
+        uint8_t spare[64], ff[64];
+        cfg.factory_bad = 7;
+        sim = st_new_cfg(&cfg);
+        f = strata_sim_flash(sim);
+        ppu = f->geo.erase_size / f->geo.page_size;
+        ss = f->geo.spare_size;
+        memset(ff, 0xFF, sizeof ff);
+        for (u = 0; u < 32; u++) {
+            int is_bad = strata_flash_is_bad(f, u);
+            assert_true(is_bad == 0 || is_bad == 1);
+            assert_int_equal(is_bad, strata_sim_unit_is_bad(sim, u));
+            assert_int_equal(strata_sim_peek_spare(sim, u * ppu, spare), 0);
+            if (is_bad) {
+                bad++;
+                assert_int_not_equal(spare[0], 0xFF); /* the factory's marker */
+            } else {
+                assert_memory_equal(spare, ff, ss);
+            }
+        }
+        assert_int_equal(bad, 7);
+        assert_int_equal(strata_flash_is_bad(f, 0), 0);
+        ts_assert_no_violations(sim);
+        strata_sim_free(sim);
+    }
+}
+
+/* is_bad reads the markers in the spare of the unit's first two pages, as a driver scanning a
+ * chip does: a marker a program left there reads as bad, though the simulator still lets the
+ * unit be used (it was not marked through mark_bad). */
+static void is_bad_reads_the_spare_markers(void **state)
+{
+    struct strata_sim *sim = st_new("mt29f4g08", 4, 1, 0);
+    const struct strata_flash *f = strata_sim_flash(sim);
+    uint8_t spare[64], buf[512];
+    (void)state;
+    memset(spare, 0xFF, sizeof spare);
+    spare[0] = 0x00;
+    assert_int_equal(strata_flash_page_prog(f, 2 * 64 + 1, NULL, spare), 0); /* page 1 */
+    assert_int_equal(strata_flash_is_bad(f, 2), 1);
+    assert_false(strata_sim_unit_is_bad(sim, 2));
+    assert_int_equal(strata_flash_read(f, 2 * 131072, buf, 512), 0);
+    spare[0] = 0xFE; /* any non-0xFF value, in page 0 */
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 3), 1);
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64 + 2, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 1), 0);
+    spare[0] = 0xFF;
+    spare[1] = 0x00; /* other spare bytes are not markers */
+    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
+    assert_int_equal(strata_flash_is_bad(f, 3), 0);
+    ts_assert_no_violations(sim);
+    strata_sim_free(sim);
+}
+
+/* Unit 0 is guaranteed good (as datasheets guarantee block 0), whatever the seed and count; the
+ * seed decides where the others go. */
+static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
+{
+    uint64_t seed;
+    uint32_t first_bad[40], u, differ = 0;
+    (void)state;
+    for (seed = 0; seed < 40; seed++) {
+        struct strata_sim_config cfg = config("tc58dvg02", 8, seed);
+        struct strata_sim *sim;
+        cfg.factory_bad = 3;
+        sim = st_new_cfg(&cfg);
+        assert_false(strata_sim_unit_is_bad(sim, 0));
+        first_bad[seed] = 0;
+        for (u = 7; u > 0; u--)
+            if (strata_sim_unit_is_bad(sim, u))
+                first_bad[seed] = u;
+        differ += seed > 0 && first_bad[seed] != first_bad[seed - 1];
+        strata_sim_free(sim);
+    }
+    assert_true(differ > 5);
+    {
+        struct strata_sim_config cfg = config("tc58dvg02", 8, 1);
+        struct strata_sim *sim;
+        cfg.factory_bad = 7; /* all but unit 0 */
+        sim = st_new_cfg(&cfg);
+        assert_false(strata_sim_unit_is_bad(sim, 0));
+        for (u = 1; u < 8; u++)
+            assert_true(strata_sim_unit_is_bad(sim, u));
+        strata_sim_free(sim);
+        cfg.factory_bad = 8; /* unit 0 cannot be bad */
+        assert_null(strata_sim_new(&cfg));
+        cfg = config("w25q128", 8, 1); /* NOR has no bad blocks */
+        cfg.factory_bad = 1;
+        assert_null(strata_sim_new(&cfg));
+    }
+}
+
+/* ---- grown bad blocks / endurance ------------------------------------------------------------ */
+
+/* With a limit of L cycles and no spread, a unit survives exactly L erases; erase L+1 fails with
+ * STRATA_EIO and leaves it partly erased; programs fail from then on; the driver marks it bad. */
+static void worn_unit_fails_erase_then_programs(void **state)
+{
+    size_t k;
+    const char *names[] = {"mt29f4g08", "w25q128"};
+    (void)state;
+    for (k = 0; k < COUNT(names); k++) {
+        struct strata_sim_config cfg = config(names[k], 4, 3);
+        struct strata_sim *sim;
+        const struct strata_flash *f;
+        struct strata_sim_stats st;
+        uint32_t i, ps, es, zeros = 0;
+        uint8_t *zero, *back, *want;
+        int nand = strcmp(names[k], "mt29f4g08") == 0;
+        cfg.wear_limit = 5;
+        sim = st_new_cfg(&cfg);
+        f = strata_sim_flash(sim);
+        ps = f->geo.page_size;
+        es = f->geo.erase_size;
+        zero = calloc(1, ps);
+        back = malloc(es);
+        want = malloc(ps);
+        for (i = 0; i < 5; i++) {
+            assert_int_equal(strata_flash_prog(f, es, zero, ps), 0);
+            assert_int_equal(strata_flash_erase(f, 1), 0);
+        }
+        assert_int_equal(strata_flash_prog(f, es, zero, ps), 0);
+        assert_int_equal(strata_flash_erase(f, 1), STRATA_EIO);
+        assert_int_equal(strata_sim_unit_erases(sim, 1), 6);
+        assert_int_equal(strata_sim_peek(sim, es, back, es), 0);
+        for (i = 0; i < ps; i++)
+            zeros += back[i] != 0xFF;
+        assert_true(zeros > 0); /* the failed erase left 0 bits behind */
+        /* programs fail now, with the cells anywhere between old and new */
+        assert_int_equal(strata_flash_erase(f, 1), STRATA_EIO);
+        st_pattern(want, ps, 4);
+        if (!nand) {
+            uint8_t before[256];
+            memset(want, 0x00, 256);
+            assert_int_equal(strata_sim_peek(sim, es + ps, before, 256), 0);
+            assert_int_equal(strata_flash_prog(f, es + ps, want, 256), STRATA_EIO);
+            assert_int_equal(strata_sim_peek(sim, es + ps, back, 256), 0);
+            for (i = 0; i < 256; i++)
+                assert_int_equal(back[i] & ~before[i], 0); /* no 0 -> 1 */
+        } else {
+            assert_int_equal(strata_flash_page_prog(f, 64 + 40, want, NULL), STRATA_EIO);
+            assert_int_equal(strata_flash_prog(f, es + 41 * ps, want, ps), STRATA_EIO);
+        }
+        strata_sim_stats(sim, &st);
+        assert_int_equal(st.io_errors, nand ? 4 : 3);
+        assert_int_equal(strata_flash_read(f, es, back, ps), 0); /* reads still work */
+        /* other units are unaffected */
+        assert_int_equal(strata_flash_erase(f, 2), 0);
+        assert_int_equal(strata_flash_prog(f, 2 * es, want, ps), 0);
+        if (nand) {
+            assert_int_equal(strata_flash_is_bad(f, 1), 0);
+            assert_int_equal(strata_flash_mark_bad(f, 1), 0);
+            assert_int_equal(strata_flash_is_bad(f, 1), 1);
+            assert_int_equal(strata_flash_read(f, es, back, ps), STRATA_EVIOLATION);
+        }
+        free(zero);
+        free(back);
+        free(want);
+        strata_sim_free(sim);
+    }
+}
+
+/* Each unit's limit is drawn from [limit, limit + spread] by the seed: the number of erases that
+ * succeed lies in that range, varies between units, and replays exactly from the seed. */
+static void wear_limits_drawn_within_spread(void **state)
+{
+    uint32_t survived[2][16], u, r, lo = 100, hi = 0;
+    (void)state;
+    for (r = 0; r < 2; r++) {
+        struct strata_sim_config cfg = config("at45db161", 16, 99);
+        struct strata_sim *sim;
+        const struct strata_flash *f;
+        cfg.wear_limit = 10;
+        cfg.wear_spread = 4;
+        sim = st_new_cfg(&cfg);
+        f = strata_sim_flash(sim);
+        for (u = 0; u < 16; u++) {
+            int rc;
+            uint32_t n = 0;
+            while ((rc = strata_flash_erase(f, u)) == 0)
+                n++;
+            assert_int_equal(rc, STRATA_EIO);
+            assert_true(n >= 10 && n <= 14);
+            survived[r][u] = n;
+            lo = n < lo ? n : lo;
+            hi = n > hi ? n : hi;
+        }
+        strata_sim_free(sim);
+    }
+    assert_memory_equal(survived[0], survived[1], sizeof survived[0]);
+    assert_true(hi > lo);
+}
+
+/* A limit near the top of uint32 with a spread that would overflow is capped, not wrapped to a
+ * small number that would wear units out at once. */
+static void wear_limit_spread_does_not_wrap(void **state)
+{
+    struct strata_sim_config cfg = config("w25q128", 8, 5);
+    struct strata_sim *sim;
+    uint32_t u, i;
+    (void)state;
+    cfg.wear_limit = UINT32_MAX - 2;
+    cfg.wear_spread = 1000;
+    sim = st_new_cfg(&cfg);
+    for (u = 0; u < 8; u++)
+        for (i = 0; i < 3; i++)
+            assert_int_equal(strata_flash_erase(strata_sim_flash(sim), u), 0);
+    strata_sim_free(sim);
+}
+
+/* ---- bit flips -------------------------------------------------------------------------------- */
+
+struct flip_run {
+    uint64_t flipped, counted;
+};
+
+/* Read every page of `sim` `rounds` times through page_read (data and spare) and read(); return
+ * the bits that came back different and what the stats counted. */
+static struct flip_run read_and_count(struct strata_sim *sim, unsigned rounds)
+{
+    const struct strata_flash *f = strata_sim_flash(sim);
+    uint32_t ps = f->geo.page_size, ss = f->geo.spare_size, pages = strata_flash_page_count(f);
+    uint8_t *d = malloc(ps), *s = malloc(ss), *truth = malloc(ps), *struth = malloc(ss);
+    struct strata_sim_stats st0, st1;
+    struct flip_run r = {0, 0};
+    unsigned k;
+    uint32_t p;
+    strata_sim_stats(sim, &st0);
+    for (k = 0; k < rounds; k++)
+        for (p = 0; p < pages; p++) {
+            assert_int_equal(strata_sim_peek(sim, p * ps, truth, ps), 0);
+            assert_int_equal(strata_sim_peek_spare(sim, p, struth), 0);
+            if (k % 2 == 0) {
+                assert_int_equal(strata_flash_page_read(f, p, d, s), 0);
+                r.flipped += st_bit_diff(s, struth, ss);
+            } else {
+                assert_int_equal(strata_flash_read(f, p * ps, d, ps), 0);
+            }
+            r.flipped += st_bit_diff(d, truth, ps);
+        }
+    strata_sim_stats(sim, &st1);
+    r.counted = st1.bitflips - st0.bitflips;
+    free(d);
+    free(s);
+    free(truth);
+    free(struth);
+    return r;
+}
+
+/* At rate 1e-3 per bit: 4 units x 64 pages read 4 times (twice data + spare, twice data) =
+ * 256 x 2 x (2112 + 2048) x 8 = 17,039,360 bits: 17039.4 flips expected, standard deviation
+ * 130.5; accept +-5 sigma. The stored data never changes: flips are transient. Rate 0: none. */
+static void nand_read_bit_flips_at_rate(void **state)
+{
+    struct strata_sim_config cfg = config("mt29f4g08", 4, 2024);
+    struct strata_sim *sim;
+    const struct strata_flash *f;
+    uint8_t *img0, *img1;
+    size_t l0, l1;
+    struct flip_run r;
+    uint32_t p;
+    uint8_t page[2048];
+    double expect = 17039360 * 1e-3, sd = sqrt(17039360 * 1e-3 * (1 - 1e-3));
+    (void)state;
+    cfg.read_flip_rate = 1e-3;
+    sim = st_new_cfg(&cfg);
+    f = strata_sim_flash(sim);
+    for (p = 0; p < 4 * 64; p += 2) { /* half the pages programmed, half erased */
+        st_pattern(page, sizeof page, p);
+        assert_int_equal(strata_flash_page_prog(f, p, page, NULL), 0);
+    }
+    img0 = st_image(sim, &l0);
+    r = read_and_count(sim, 4);
+    img1 = st_image(sim, &l1);
+    print_message("flips: %llu of %.1f expected\n", (unsigned long long)r.flipped, expect);
+    assert_int_equal(r.flipped, r.counted);
+    assert_true((double)r.flipped > expect - 5 * sd && (double)r.flipped < expect + 5 * sd);
+    /* only the random state moved: contents, spare and page states are the same */
+    assert_int_equal(l0, l1);
+    assert_memory_equal(img0, img1, 88); /* the header up to the random state */
+    assert_memory_equal(img0 + 96, img1 + 96, l0 - 96 - 4);
+    free(img0);
+    free(img1);
+    strata_sim_free(sim);
+    cfg.read_flip_rate = 0;
+    sim = st_new_cfg(&cfg);
+    r = read_and_count(sim, 2);
+    assert_int_equal(r.flipped, 0);
+    assert_int_equal(r.counted, 0);
+    strata_sim_free(sim);
+}
+
+/* Two reads of the same page flip different bits: the errors are not stored. */
+static void bit_flips_are_transient(void **state)
+{
+    struct strata_sim_config cfg = config("k9f1g08", 2, 8);
+    struct strata_sim *sim;
+    const struct strata_flash *f;
+    uint8_t a[2048], b[2048], truth[2048];
+    (void)state;
+    cfg.read_flip_rate = 0.01;
+    sim = st_new_cfg(&cfg);
+    f = strata_sim_flash(sim);
+    memset(truth, 0xFF, sizeof truth);
+    assert_int_equal(strata_flash_page_read(f, 1, a, NULL), 0);
+    assert_int_equal(strata_flash_page_read(f, 1, b, NULL), 0);
+    assert_true(st_bit_diff(a, truth, 2048) > 0);
+    assert_true(st_bit_diff(b, truth, 2048) > 0);
+    assert_memory_not_equal(a, b, 2048);
+    assert_int_equal(strata_sim_peek(sim, 2048, a, 2048), 0);
+    assert_memory_equal(a, truth, 2048);
+    strata_sim_free(sim);
+}
+
+/* Only NAND reads flip bits; rates outside [0, 1), NaN included, are refused. */
+static void bit_flip_rate_scope_and_bounds(void **state)
+{
+    struct strata_sim_config cfg = config("w25q128", 2, 8);
+    struct strata_sim *sim;
+    uint8_t buf[4096];
+    struct strata_sim_stats st;
+    int i;
+    (void)state;
+    cfg.read_flip_rate = 0.1;
+    sim = st_new_cfg(&cfg);
+    for (i = 0; i < 4; i++)
+        assert_int_equal(strata_flash_read(strata_sim_flash(sim), 0, buf, sizeof buf), 0);
+    strata_sim_stats(sim, &st);
+    assert_int_equal(st.bitflips, 0);
+    strata_sim_free(sim);
+    cfg = config("mt29f4g08", 2, 8);
+    cfg.read_flip_rate = 1.0;
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = -0.001;
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = NAN; /* not a rate at all */
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = INFINITY;
+    assert_null(strata_sim_new(&cfg));
+    cfg.read_flip_rate = 0.999;
+    sim = st_new_cfg(&cfg);
+    strata_sim_free(sim);
+}
+
+/* ---- wear statistics ---------------------------------------------------------------------------- */
+
+static void wear_min_mean_max(void **state)
+{
+    struct strata_sim *sim = st_new("w25q128", 4, 1, 0);
+    const struct strata_flash *f = strata_sim_flash(sim);
+    struct strata_sim_wear w;
+    int i;
+    (void)state;
+    strata_sim_wear(sim, &w);
+    assert_int_equal(w.min, 0);
+    assert_int_equal(w.max, 0);
+    assert_int_equal(w.total, 0);
+    assert_true(w.mean == 0.0);
+    for (i = 0; i < 3; i++)
+        assert_int_equal(strata_flash_erase(f, 0), 0);
+    assert_int_equal(strata_flash_erase(f, 1), 0);
+    strata_sim_wear(sim, &w);
+    assert_int_equal(w.min, 0);
+    assert_int_equal(w.max, 3);
+    assert_int_equal(w.total, 4);
+    assert_true(w.mean == 1.0);
+    assert_int_equal(strata_sim_unit_erases(sim, 0), 3);
+    assert_int_equal(strata_sim_unit_erases(sim, 1), 1);
+    assert_int_equal(strata_sim_unit_erases(sim, 2), 0);
+    assert_int_equal(strata_sim_unit_erases(sim, 4), 0); /* out of range */
+    assert_int_equal(strata_flash_erase(f, 2), 0);
+    assert_int_equal(strata_flash_erase(f, 3), 0);
+    assert_int_equal(strata_flash_erase(f, 3), 0);
+    strata_sim_wear(sim, &w);
+    assert_int_equal(w.min, 1);
+    assert_int_equal(w.max, 3);
+    assert_int_equal(w.total, 7);
+    assert_true(w.mean == 1.75);
+    strata_sim_stats_reset(sim); /* wear is not a statistic: it stays */
+    strata_sim_wear(sim, &w);
+    assert_int_equal(w.total, 7);
+    strata_sim_free(sim);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(factory_bad_blocks_marked_in_spare),
+        cmocka_unit_test(is_bad_reads_the_spare_markers),
+        cmocka_unit_test(factory_bad_never_unit_zero_and_placed_by_seed),
+        cmocka_unit_test(worn_unit_fails_erase_then_programs),
+        cmocka_unit_test(wear_limits_drawn_within_spread),
+        cmocka_unit_test(wear_limit_spread_does_not_wrap),
+        cmocka_unit_test(nand_read_bit_flips_at_rate),
+        cmocka_unit_test(bit_flips_are_transient),
+        cmocka_unit_test(bit_flip_rate_scope_and_bounds),
+        cmocka_unit_test(wear_min_mean_max),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
