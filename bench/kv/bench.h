@@ -61,8 +61,8 @@ struct run_result {
     struct lat insert, commit, restore, scan;
     uint32_t live;       /* records retrievable at the end */
     uint64_t hash;       /* of every record retrieved, in scan order */
-    uint32_t compactions;
     uint32_t wear_max;
+    uint32_t marks, slots_zeroed, units_restored, fallbacks; /* summed over restores */
 };
 
 void run(const struct run_cfg *c, struct run_result *r);

@@ -136,7 +136,8 @@ static void restore_sample(uint16_t flags, int k, struct lat *l, uint64_t *fallb
     for (j = 0; j < k; j++) {
         double t0;
         s = s * 6364136223846793005ull + 1442695040888963407ull;
-        target = (i / EVERY + 1u) * EVERY + 1u + (uint32_t)((s >> 33) % (EVERY - 1u));
+        /* one failure every 10 intervals, at a random point of the interval */
+        target = (i / EVERY + 10u) * EVERY + 1u + (uint32_t)((s >> 33) % (EVERY - 1u));
         for (; i < target; i++) {
             struct strata_kv_record r;
             memset(&r, 0, sizeof r);
@@ -196,7 +197,30 @@ int main(int argc, char **argv)
     for (w = 1; w < argc; w++) {
         if (strcmp(argv[w], "--out") == 0 && w + 1 < argc)
             out = argv[++w];
-        else {
+        else if (strcmp(argv[w], "--probe") == 0 && w + 3 < argc) {
+            /* one run, printed in detail: --probe STORE DATA MA (for calibration and debugging) */
+            const struct store_ops *ops = strcmp(argv[w + 1], "wal") == 0   ? &wal_ops
+                                          : strcmp(argv[w + 1], "cow") == 0 ? &cow_ops
+                                                                            : &rb_ops;
+            int kind = atoi(argv[w + 2]);
+            struct run_result r;
+            data[kind] = calloc(N_RECORDS, sizeof *data[kind]);
+            wl_make((enum wl_kind)kind, N_RECORDS, data[kind]);
+            one(ops, (enum wl_kind)kind, atof(argv[w + 3]), ops == &cow_ops ? STRATA_KV_ERASE_UNDO : 0,
+                10, &r);
+            printf("rc %d total %.2f on %.2f off %.2f flash %.2f s compute %.2f s flash %.3f J "
+                   "compute %.3f J failures %llu erases %llu progs %llu (%llu B) reads %llu (%llu B) "
+                   "flash-only %.2f s live %u insert %.3f ms commit %.2f ms restore %.2f ms scan "
+                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u\n",
+                   r.rc, r.total_s, r.on_s, r.off_s, r.flash_s, r.compute_s, r.flash_j,
+                   r.compute_j, (unsigned long long)r.failures, (unsigned long long)r.erases,
+                   (unsigned long long)r.progs, (unsigned long long)r.prog_bytes,
+                   (unsigned long long)r.reads, (unsigned long long)r.read_bytes, r.flash_only_s,
+                   r.live, ms(&r.insert), ms(&r.commit), ms(&r.restore), ms(&r.scan),
+                   (unsigned long long)r.hash, r.marks, r.slots_zeroed, r.units_restored,
+                   r.fallbacks);
+            return r.rc ? 1 : 0;
+        } else {
             fprintf(stderr, "usage: bench_kv [--out DIR]\n");
             return 2;
         }
@@ -218,8 +242,8 @@ int main(int argc, char **argv)
     one(&rb_ops, WL_UNIFORM, 7, STRATA_KV_ERASE_UNDO, 0, &erase_run);
     one(&rb_ops, WL_UNIFORM, 0, 0, 0, &lazy_nofail);
     one(&rb_ops, WL_UNIFORM, 0, STRATA_KV_REGULAR_SPLIT, 0, &regular_nofail);
-    restore_sample(0, 200, &discard_l, &fb_discard);
-    restore_sample(STRATA_KV_ERASE_UNDO, 200, &erase_l, &fb_erase);
+    restore_sample(0, 100, &discard_l, &fb_discard);
+    restore_sample(STRATA_KV_ERASE_UNDO, 100, &erase_l, &fb_erase);
 
     rep = strata_report_new("kv", "strata_kv: iFKVS reproduction (msp430f5529, intermittent power)");
     strata_report_note(rep,
@@ -258,7 +282,7 @@ int main(int argc, char **argv)
         strata_report_text(rep, "%.1f vs %.1f s", res[0][0].total_s, regular.total_s);
         strata_report_text(rep, "-");
         strata_report_text(rep, "discard vs erase undo, restore after a failure at a random point "
-                                "of an interval (200 samples)");
+                                "of an interval, one failure every 10 intervals (100 samples)");
         strata_report_text(rep, "%.1f vs %.1f ms avg: discard takes %.0f %% of erase (max %.1f vs "
                                 "%.1f ms; discard fell back to erase undo in %llu restores)",
                            ms(&discard_l), ms(&erase_l), 100.0 * ms(&discard_l) / ms(&erase_l),

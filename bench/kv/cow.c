@@ -20,7 +20,7 @@ struct store {
     int compacting;
 };
 
-#define COW_THRESHOLD 0.5
+#define COW_THRESHOLD 0.5 /* compact a full partition that is less than half live */
 
 static struct store *of(struct strata_kv *kv)
 {

@@ -41,7 +41,7 @@ void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint
     c->first_unit = f->geo.erase_count - (16u + 2u + 160u);
     c->dims = 2;
     c->payload_size = 0; /* 9-byte records: ts, humidity, temperature, check */
-    c->spare_slots = 2;
+    c->spare_slots = 3;
     c->node_size = 64;
     c->garbage_reserve = 2048;
     c->flags = flags;
@@ -189,8 +189,14 @@ void run(const struct run_cfg *c, struct run_result *r)
     for (;;) {
         double t0 = m.e.st.on_s;
         rc = c->ops->mount(s, &cfg);
-        if (rc == 0 && failed)
+        if (rc == 0 && failed) {
+            const struct strata_kv_restore_info *ri = &c->ops->kv(s)->restored;
             lat_add(&r->restore, m.e.st.on_s - t0);
+            r->marks += ri->marks;
+            r->slots_zeroed += ri->slots_zeroed;
+            r->units_restored += ri->units_restored;
+            r->fallbacks += ri->fallback;
+        }
         while (rc == 0 && app.next < c->n) {
             struct strata_kv_record rec;
             memset(&rec, 0, sizeof rec);

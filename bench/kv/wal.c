@@ -12,10 +12,18 @@
 
 #include "bench.h"
 
-#define W_HDR 8u /* type, u16 length, part, u32 offset */
+#define W_HDR 11u /* type, u16 length, part, u32 offset, previous entry of the node (seg, u16 off) */
+#define W_TAB 64u /* RAM hash: node -> its newest entry (the entries of a node are chained) */
+#define W_NONE 0xFFu
 
 struct store {
     struct strata_kv kv; /* first: the io callbacks get it */
+    struct {
+        uint16_t node1; /* node + 1, 0 = empty */
+        uint8_t seg;
+        uint16_t off;
+    } tab[W_TAB];
+    uint8_t lost[STRATA_KV_MARK_BITS / 8]; /* pending nodes whose chain head was evicted */
     uint8_t pend[STRATA_KV_MARK_BITS / 8];
     uint8_t any, other;
     struct kv_cursor from; /* first object after the last commit record */
@@ -38,6 +46,38 @@ static void set_pend(struct store *s, uint32_t node)
 static int is_pend(const struct store *s, uint32_t node)
 {
     return node >= STRATA_KV_MARK_BITS || (s->pend[node / 8] & (1u << (node % 8)));
+}
+
+static int is_lost(const struct store *s, uint32_t node)
+{
+    return node >= STRATA_KV_MARK_BITS || (s->lost[node / 8] & (1u << (node % 8)));
+}
+
+/* Follow the chain of a node's entries (newest first) and apply them to its image. */
+static int overlay_chain(struct strata_kv *kv, uint32_t node, uint8_t *img)
+{
+    struct store *s = of(kv);
+    uint32_t N = kv->cfg->node_size, i = node % W_TAB;
+    uint8_t seg, h[W_HDR + 8];
+    uint16_t off;
+    int rc;
+    if (s->tab[i].node1 != node + 1u)
+        return 0; /* no entry yet (a group's later nodes) */
+    seg = s->tab[i].seg;
+    off = s->tab[i].off;
+    while (seg != W_NONE) {
+        uint32_t eoff, n;
+        if ((rc = strata_flash_read(kv_flash(kv), kv_unit_addr(kv, seg) + off, h, sizeof h)) != 0)
+            return rc;
+        eoff = kv_get32(h + 4);
+        n = kv_get16(h + 1) - 8u;
+        if (n > 8 || eoff < node * N || eoff + n > (node + 1u) * N)
+            return STRATA_ECORRUPT;
+        memcpy(img + eoff - node * N, h + W_HDR, n);
+        seg = h[8];
+        off = kv_get16(h + 9);
+    }
+    return 0;
 }
 
 /* Entry data: from the object's first bytes, or from flash when longer. */
@@ -64,7 +104,7 @@ static int overlay(struct strata_kv *kv, unsigned part, uint32_t off, uint8_t *b
         if (o.type != KV_OBJ_REDO || o.b[3] != part)
             continue;
         eoff = kv_get32(o.b + 4);
-        n = kv_get16(o.b + 1) - 5u;
+        n = kv_get16(o.b + 1) - 8u;
         if (n > sizeof data || eoff >= off + len || eoff + n <= off)
             continue;
         if ((rc = entry_data(kv, &o, data, n)) != 0)
@@ -86,7 +126,8 @@ static int wal_read(struct strata_kv *kv, unsigned part, uint32_t off, void *buf
     if (part == kv_cur(kv) && off + len <= (uint32_t)kv->st.pn * N && (off % N) + len <= N) {
         if (!s->cvalid || s->cpart != part || s->cnode != node) {
             if ((rc = kv_read_part(kv, part, node * N, s->cache, N)) != 0 ||
-                (rc = overlay(kv, part, node * N, s->cache, N)) != 0)
+                (rc = is_lost(s, node) ? overlay(kv, part, node * N, s->cache, N)
+                                       : overlay_chain(kv, node, s->cache)) != 0)
                 return rc;
             s->cvalid = 1;
             s->cpart = (uint8_t)part;
@@ -105,18 +146,34 @@ static int append(struct strata_kv *kv, uint32_t off, const uint8_t *data, unsig
     struct store *s = of(kv);
     uint8_t b[W_HDR + 32 + 4];
     unsigned part = kv_cur(kv), N = kv->cfg->node_size;
-    int rc;
+    uint32_t node = off / N, i = node % W_TAB;
+    int is_node = off < (uint32_t)kv->st.pn * N || off == kv_node_off(kv, kv->st.pn), rc;
     if (n > 32)
         return STRATA_EINVAL;
+    if ((rc = kv_log_reserve(kv, W_HDR + n + 4u, 1)) != 0)
+        return rc;
     b[0] = KV_OBJ_REDO;
-    kv_put16(b + 1, 5u + n);
+    kv_put16(b + 1, 8u + n);
     b[3] = (uint8_t)part;
     kv_put32(b + 4, off);
+    b[8] = W_NONE;
+    kv_put16(b + 9, 0xFFFF);
+    if (is_node && s->tab[i].node1 == node + 1u) {
+        b[8] = s->tab[i].seg;
+        kv_put16(b + 9, s->tab[i].off);
+    }
     memcpy(b + W_HDR, data, n);
+    if (is_node) {
+        if (s->tab[i].node1 != 0 && s->tab[i].node1 != node + 1u && s->tab[i].node1 - 1u < STRATA_KV_MARK_BITS)
+            s->lost[(s->tab[i].node1 - 1u) / 8] |= (uint8_t)(1u << ((s->tab[i].node1 - 1u) % 8));
+        s->tab[i].node1 = (uint16_t)(node + 1u);
+        s->tab[i].seg = kv->log_head;
+        s->tab[i].off = kv->log_off;
+    }
     if ((rc = kv_log_append(kv, b, W_HDR + n + 4u, 1)) != 0)
         return rc;
     s->any = 1;
-    if (s->cvalid && s->cpart == part && off / N == s->cnode)
+    if (s->cvalid && s->cpart == part && node == s->cnode)
         memcpy(s->cache + off % N, data, n);
     return 0;
 }
@@ -169,6 +226,8 @@ static int wal_full(struct strata_kv *kv)
     struct store *s = of(kv);
     s->other |= s->any;
     memset(s->pend, 0, sizeof s->pend);
+    memset(s->lost, 0, sizeof s->lost);
+    memset(s->tab, 0, sizeof s->tab);
     s->cvalid = 0;
     return kv_switch(kv);
 }
@@ -180,7 +239,7 @@ static const struct kv_io wal_io = {wal_read, wal_rec_append, wal_group_alloc, w
 static int write_home(struct strata_kv *kv, const struct kv_obj *o)
 {
     uint8_t data[64], home[64];
-    uint32_t off = kv_get32(o->b + 4), n = kv_get16(o->b + 1) - 5u, i;
+    uint32_t off = kv_get32(o->b + 4), n = kv_get16(o->b + 1) - 8u, i;
     unsigned part = o->b[3];
     int rc;
     if (n > sizeof data || part >= kv->cfg->partitions)
@@ -214,6 +273,8 @@ static int write_back(struct strata_kv *kv, struct kv_cursor c, const struct kv_
 static void after_commit(struct store *s)
 {
     memset(s->pend, 0, sizeof s->pend);
+    memset(s->lost, 0, sizeof s->lost);
+    memset(s->tab, 0, sizeof s->tab);
     s->any = s->other = 0;
     s->cvalid = 0;
     memset(&s->from, 0, sizeof s->from);
@@ -248,8 +309,6 @@ static int wal_mount(struct store *s, const struct strata_kv_config *cfg)
     if ((rc = kv_open(kv, cfg, &wal_io)) != 0 || (rc = kv_log_open(kv, &commit)) != 0 ||
         (rc = kv_ckpt_load(kv, &commit)) != 0)
         return rc;
-    memset(s->pend, 0, sizeof s->pend);
-    s->any = s->other = s->cvalid = 0;
     /* the oldest live segment, then write back everything before the commit again */
     cseq = kv->log_seq - (kv->log_head + L - commit.seg) % L;
     for (back = 1; back < L; back++) {

@@ -24,9 +24,9 @@ void strata_energy_default(struct strata_energy_config *c)
     c->trace = NULL;
     c->trace_len = 0;
     c->trace_step = 1.0;
-    c->p_active = 0.025;
+    c->p_active = 0.021;
     c->mcu_hz = 8e6;
-    c->cycles_per_op = 2400;
+    c->cycles_per_op = 380;
     c->cycles_per_byte = 16;
 }
 
