@@ -39,18 +39,18 @@ int kv_ckpt_write(struct strata_kv *kv)
     kv_put16(b + 1, len);
     n = 3u + state_encode(kv, b + 3, seq);
     crc = strata_crc32(0, b, n);
-    if ((rc = strata_flash_prog(kv_flash(kv), addr, b, n)) != 0)
+    if ((rc = kv_fprog(kv, addr, b, n)) != 0)
         return rc;
     addr += n;
     for (i = 0; i < kv->cfg->region_count; i++) {
         const struct strata_kv_region *r = &kv->cfg->regions[i];
         crc = strata_crc32(crc, r->addr, r->size);
-        if ((rc = strata_flash_prog(kv_flash(kv), addr, r->addr, r->size)) != 0)
+        if ((rc = kv_fprog(kv, addr, r->addr, r->size)) != 0)
             return rc;
         addr += r->size;
     }
     kv_put32(c, crc);
-    if ((rc = strata_flash_prog(kv_flash(kv), addr, c, 4)) != 0)
+    if ((rc = kv_fprog(kv, addr, c, 4)) != 0)
         return rc;
     kv->log_off = (uint16_t)(kv->log_off + KV_VAR_LEN + len);
     c[0] = KV_OBJ_COMMIT;
@@ -102,7 +102,7 @@ static int flash_crc(struct strata_kv *kv, uint32_t addr, uint32_t len, uint32_t
     *crc = 0;
     while (len > 0) {
         uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b;
-        int rc = strata_flash_read(kv_flash(kv), addr, b, n);
+        int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
         *crc = strata_crc32(*crc, b, n);
@@ -122,7 +122,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
     if (off < KV_SEG_HDR || off + KV_VAR_LEN + len > commit->off || len < n - 3u)
         return STRATA_ECORRUPT;
     addr = kv_unit_addr(kv, commit->seg) + off;
-    if ((rc = strata_flash_read(kv_flash(kv), addr, b, n)) != 0)
+    if ((rc = kv_fread(kv, addr, b, n)) != 0)
         return rc;
     if (b[0] != KV_OBJ_CTX || kv_get16(b + 1) != len)
         return STRATA_ECORRUPT;
@@ -132,7 +132,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
         return rc;
     {
         uint8_t s[4];
-        if ((rc = strata_flash_read(kv_flash(kv), addr + 3u + len, s, 4)) != 0)
+        if ((rc = kv_fread(kv, addr + 3u + len, s, 4)) != 0)
             return rc;
         stored = kv_get32(s);
     }
@@ -143,7 +143,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
     addr += n;
     for (i = 0; i < kv->cfg->region_count; i++) {
         const struct strata_kv_region *r = &kv->cfg->regions[i];
-        if ((rc = strata_flash_read(kv_flash(kv), addr, r->addr, r->size)) != 0)
+        if ((rc = kv_fread(kv, addr, r->addr, r->size)) != 0)
             return rc;
         addr += r->size;
     }

@@ -185,6 +185,10 @@ uint32_t kv_signature(const struct strata_kv_config *cfg);
 int kv_blank(const struct strata_kv *kv, uint32_t addr, uint32_t len);
 /* Blank-check a unit and erase it unless blank. */
 int kv_unit_clean(struct strata_kv *kv, uint32_t unit);
+/* Flash access (device addresses and units). */
+int kv_fread(const struct strata_kv *kv, uint32_t addr, void *buf, uint32_t len);
+int kv_fprog(const struct strata_kv *kv, uint32_t addr, const void *buf, uint32_t len);
+int kv_ferase(const struct strata_kv *kv, uint32_t unit);
 /* Program zeros over [addr, addr+len). */
 int kv_zero(struct strata_kv *kv, uint32_t addr, uint32_t len);
 int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len);

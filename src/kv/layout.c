@@ -98,7 +98,7 @@ int kv_blank(const struct strata_kv *kv, uint32_t addr, uint32_t len)
     uint8_t b[32];
     while (len > 0) {
         uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b, i;
-        int rc = strata_flash_read(kv_flash(kv), addr, b, n);
+        int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
         for (i = 0; i < n; i++)
@@ -115,14 +115,14 @@ int kv_unit_clean(struct strata_kv *kv, uint32_t unit)
     int rc = kv_blank(kv, kv_unit_addr(kv, unit), kv_es(kv));
     if (rc < 0)
         return rc;
-    return rc ? 0 : strata_flash_erase(kv_flash(kv), kv->cfg->first_unit + unit);
+    return rc ? 0 : kv_ferase(kv, kv->cfg->first_unit + unit);
 }
 
 int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
 {
     if (off > kv_psize(kv) || len > kv_psize(kv) - off)
         return STRATA_ECORRUPT;
-    return strata_flash_read(kv_flash(kv), kv_part_addr(kv, part) + off, buf, len);
+    return kv_fread(kv, kv_part_addr(kv, part) + off, buf, len);
 }
 
 int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off, const void *buf,
@@ -130,18 +130,34 @@ int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off, const void *
 {
     if (off > kv_psize(kv) || len > kv_psize(kv) - off)
         return STRATA_ECORRUPT;
-    return strata_flash_prog(kv_flash(kv), kv_part_addr(kv, part) + off, buf, len);
+    return kv_fprog(kv, kv_part_addr(kv, part) + off, buf, len);
 }
 
 int kv_zero(struct strata_kv *kv, uint32_t addr, uint32_t len)
 {
     while (len > 0) {
         uint32_t n = len < sizeof zeros ? len : (uint32_t)sizeof zeros;
-        int rc = strata_flash_prog(kv_flash(kv), addr, zeros, n);
+        int rc = kv_fprog(kv, addr, zeros, n);
         if (rc != 0)
             return rc;
         addr += n;
         len -= n;
     }
     return 0;
+}
+
+/* The one place the store reaches the flash contract (its inline wrappers, once). */
+int kv_fread(const struct strata_kv *kv, uint32_t addr, void *buf, uint32_t len)
+{
+    return strata_flash_read(kv->cfg->flash, addr, buf, len);
+}
+
+int kv_fprog(const struct strata_kv *kv, uint32_t addr, const void *buf, uint32_t len)
+{
+    return strata_flash_prog(kv->cfg->flash, addr, buf, len);
+}
+
+int kv_ferase(const struct strata_kv *kv, uint32_t unit)
+{
+    return strata_flash_erase(kv->cfg->flash, unit);
 }

@@ -15,7 +15,7 @@ static uint32_t seg_addr(const struct strata_kv *kv, unsigned seg)
 int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
 {
     uint8_t h[KV_SEG_HDR];
-    int rc = strata_flash_read(kv_flash(kv), seg_addr(kv, seg), h, KV_SEG_HDR);
+    int rc = kv_fread(kv, seg_addr(kv, seg), h, KV_SEG_HDR);
     if (rc != 0)
         return rc;
     if (h[0] != 'K' || h[1] != 'V' || kv_get32(h + 8) != strata_crc32(0, h, 8))
@@ -51,7 +51,7 @@ static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, struct 
     uint32_t crc = 0, done = 0;
     while (done < size - 4u) {
         unsigned n = size - 4u - done < sizeof b ? size - 4u - done : (unsigned)sizeof b;
-        int rc = strata_flash_read(kv_flash(kv), addr + done, b, n);
+        int rc = kv_fread(kv, addr + done, b, n);
         if (rc != 0)
             return rc;
         if (done == 0)
@@ -60,7 +60,7 @@ static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, struct 
         done += n;
     }
     {
-        int rc = strata_flash_read(kv_flash(kv), addr + done, b, 4);
+        int rc = kv_fread(kv, addr + done, b, 4);
         if (rc != 0)
             return rc;
     }
@@ -77,7 +77,7 @@ int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
             uint8_t b[3] = {0, 0, 0};
             unsigned n = es - c->off < 3u ? es - c->off : 3u, size;
             uint32_t addr = seg_addr(kv, c->seg) + c->off;
-            if ((rc = strata_flash_read(kv_flash(kv), addr, b, n)) != 0)
+            if ((rc = kv_fread(kv, addr, b, n)) != 0)
                 return rc;
             if (b[0] == 0x00) {
                 c->off++;
@@ -182,7 +182,7 @@ static int advance(struct strata_kv *kv)
     h[3] = 0;
     kv_put32(h + 4, kv->log_seq + 1u);
     kv_put32(h + 8, strata_crc32(0, h, 8));
-    if ((rc = strata_flash_prog(kv_flash(kv), seg_addr(kv, next), h, KV_SEG_HDR)) != 0)
+    if ((rc = kv_fprog(kv, seg_addr(kv, next), h, KV_SEG_HDR)) != 0)
         return rc;
     kv->log_head = (uint8_t)next;
     kv->log_seq++;
@@ -205,7 +205,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned res
     if (rc != 0)
         return rc;
     kv_put32(obj + len - 4u, strata_crc32(0, obj, len - 4u));
-    rc = strata_flash_prog(kv_flash(kv), seg_addr(kv, kv->log_head) + kv->log_off, obj, len);
+    rc = kv_fprog(kv, seg_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);
     return rc;
@@ -248,7 +248,7 @@ int kv_log_seal(struct strata_kv *kv, uint16_t from)
     /* the torn object ends at the last programmed byte of the segment */
     while (end > from) {
         uint32_t n = end - from < sizeof b ? end - from : (uint32_t)sizeof b;
-        if ((rc = strata_flash_read(kv_flash(kv), base + end - n, b, n)) != 0)
+        if ((rc = kv_fread(kv, base + end - n, b, n)) != 0)
             return rc;
         while (n > 0 && b[n - 1] == 0xFF) {
             n--;

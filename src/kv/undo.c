@@ -42,11 +42,11 @@ static int write_back(struct strata_kv *kv, uint32_t unit, const uint8_t *img, u
     int rc;
     while (last > 0 && img[last - 1] == 0xFF)
         last--;
-    if ((rc = strata_flash_erase(kv_flash(kv), kv->cfg->first_unit + unit)) != 0 ||
-        (rc = strata_flash_prog(kv_flash(kv), kv_unit_addr(kv, unit), img, last)) != 0)
+    if ((rc = kv_ferase(kv, kv->cfg->first_unit + unit)) != 0 ||
+        (rc = kv_fprog(kv, kv_unit_addr(kv, unit), img, last)) != 0)
         return rc;
     kv->restored.units_restored++;
-    return strata_flash_prog(kv_flash(kv), entry + 1u, &done, 1);
+    return kv_fprog(kv, entry + 1u, &done, 1);
 }
 
 static int target_ok(const struct strata_kv *kv, uint32_t unit)
@@ -62,7 +62,7 @@ int kv_undo_pending(struct strata_kv *kv)
     int rc;
     for (at = 0; at + ENTRY <= es; at += ENTRY) {
         uint32_t unit;
-        if ((rc = strata_flash_read(kv_flash(kv), hdr_addr(kv) + at, e, ENTRY)) != 0)
+        if ((rc = kv_fread(kv, hdr_addr(kv) + at, e, ENTRY)) != 0)
             return rc;
         if (all_ff(e, ENTRY))
             return 0;
@@ -71,7 +71,7 @@ int kv_undo_pending(struct strata_kv *kv)
         unit = kv_get16(e + 2);
         if (!target_ok(kv, unit))
             return STRATA_ECORRUPT;
-        if ((rc = strata_flash_read(kv_flash(kv), kv_unit_addr(kv, data_unit(kv)), img, es)) != 0)
+        if ((rc = kv_fread(kv, kv_unit_addr(kv, data_unit(kv)), img, es)) != 0)
             return rc;
         if (strata_crc32(0, img, es) != kv_get32(e + 4))
             return STRATA_ECORRUPT;
@@ -89,7 +89,7 @@ static int entry_slot(struct strata_kv *kv, uint32_t *at)
     uint32_t es = kv_es(kv);
     int rc;
     for (*at = 0; *at + ENTRY <= es; *at += ENTRY) {
-        if ((rc = strata_flash_read(kv_flash(kv), hdr_addr(kv) + *at, e, ENTRY)) != 0)
+        if ((rc = kv_fread(kv, hdr_addr(kv) + *at, e, ENTRY)) != 0)
             return rc;
         if (all_ff(e, ENTRY))
             return 0;
@@ -97,7 +97,7 @@ static int entry_slot(struct strata_kv *kv, uint32_t *at)
             break;
     }
     *at = 0;
-    return strata_flash_erase(kv_flash(kv), kv->cfg->first_unit + kv->cfg->log_units + 1u);
+    return kv_ferase(kv, kv->cfg->first_unit + kv->cfg->log_units + 1u);
 }
 
 static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *img)
@@ -108,7 +108,7 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *im
     while (last > 0 && img[last - 1] == 0xFF)
         last--;
     if ((rc = kv_unit_clean(kv, data_unit(kv))) != 0 ||
-        (rc = strata_flash_prog(kv_flash(kv), kv_unit_addr(kv, data_unit(kv)), img, last)) != 0 ||
+        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, last)) != 0 ||
         (rc = entry_slot(kv, &at)) != 0)
         return rc;
     e[0] = 'U';
@@ -116,7 +116,7 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *im
     kv_put16(e + 2, unit);
     kv_put32(e + 4, strata_crc32(0, img, es));
     kv_put32(e + 8, entry_crc(e));
-    if ((rc = strata_flash_prog(kv_flash(kv), hdr_addr(kv) + at, e, ENTRY)) != 0)
+    if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, ENTRY)) != 0)
         return rc;
     return write_back(kv, unit, img, hdr_addr(kv) + at);
 }
