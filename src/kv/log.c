@@ -71,7 +71,7 @@ int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
 {
     uint32_t es = kv_es(kv);
     for (;;) {
-        uint32_t seq;
+        uint32_t seq = 0;
         int rc;
         if (c->off < es) {
             uint8_t b[3] = {0, 0, 0};
@@ -114,7 +114,7 @@ int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
 int kv_log_open(struct strata_kv *kv, struct kv_obj *commit)
 {
     unsigned L = kv->cfg->log_units, s, back;
-    uint32_t seq, head_seq = 0;
+    uint32_t seq = 0, head_seq = 0;
     int have = 0, rc;
     for (s = 0; s < L; s++) {
         if ((rc = kv_log_header(kv, s, &seq)) < 0)

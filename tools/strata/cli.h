@@ -24,6 +24,8 @@ int cmd_profiles(int argc, char **argv);
 void help_profiles(FILE *out);
 int cmd_image(int argc, char **argv);
 void help_image(FILE *out);
+int cmd_kv(int argc, char **argv);
+void help_kv(FILE *out);
 
 /* Shared helpers. */
 int cli_usage(const char *cmd, const char *fmt, ...);  /* prints, returns CLI_USAGE */

@@ -34,6 +34,8 @@ int cmd_demo(int argc, char **argv)
         return cli_fail("demo", rc, path);
     printf("Strata demo: %zu hourly readings from %s\n\n", data.rows, path);
     rc = demo_raw(&data);
+    if (rc == 0)
+        rc = demo_kv(&data);
     strata_dataset_free(&data);
     return rc;
 }
