@@ -206,12 +206,12 @@ struct kv_node {
     uint16_t w;     /* first free slot, 1 .. S */
     uint16_t child; /* first node of the child group, 0 for a leaf */
     uint16_t tail;  /* slot where the tail starts (== end of record slots) when internal */
-    uint16_t live;  /* leaves only: live record pointers (kv_node_load with full) */
+    uint16_t live;  /* leaves only: live record pointers */
     uint16_t zeros; /* neutralised slots (full) */
 };
 
-int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
-                 int full);
+/* Read a whole node (one read is cheaper than probing its slots one by one). */
+int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni);
 /* Read the slot value at `slot` of `node`. */
 int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, uint16_t *v);
 /* 1 if a split of a node with this box at this depth is a chain split. */

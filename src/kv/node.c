@@ -15,48 +15,7 @@ int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, u
     return rc;
 }
 
-/* The child pointer is the last non-zero entry before the free suffix. */
-static int find_tail(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni)
-{
-    unsigned i = ni->w;
-    uint16_t v = 0;
-    int rc;
-    while (i > 1) {
-        if ((rc = kv_slot(kv, part, node, --i, &v)) != 0)
-            return rc;
-        if (v != 0)
-            break;
-    }
-    if (v & KV_CHILD) {
-        ni->child = (uint16_t)(v & 0x7FFFu);
-        ni->tail = (uint16_t)i;
-        if (ni->child == 0 || ni->child >= kv_max_nodes(kv))
-            return STRATA_ECORRUPT;
-    }
-    return 0;
-}
-
-/* First free slot by bisection: written slots form a prefix (appends only). */
-static int find_w(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni)
-{
-    unsigned lo = 1, hi = kv_slots(kv);
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2u;
-        uint16_t v;
-        int rc = kv_slot(kv, part, node, mid, &v);
-        if (rc != 0)
-            return rc;
-        if (v == KV_FREE)
-            hi = mid;
-        else
-            lo = mid + 1u;
-    }
-    ni->w = (uint16_t)lo;
-    return 0;
-}
-
-int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
-                 int full)
+int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni)
 {
     uint8_t b[STRATA_KV_MAX_NODE];
     unsigned i, s = kv_slots(kv);
@@ -64,11 +23,6 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
     memset(ni, 0, sizeof *ni);
     if (node >= kv_max_nodes(kv))
         return STRATA_ECORRUPT;
-    if (!full) {
-        if ((rc = find_w(kv, part, node, ni)) != 0)
-            return rc;
-        return find_tail(kv, part, node, ni);
-    }
     if ((rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node), b, kv->cfg->node_size)) != 0)
         return rc;
     for (i = 1; i < s && kv_get16(b + 2 * i) != KV_FREE; i++)

@@ -44,7 +44,7 @@ static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
     int chain, rc;
     if (++it->visits > kv_max_nodes(kv))
         return STRATA_ECORRUPT;
-    if ((rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
+    if ((rc = kv_node_load(kv, part, node, &ni)) != 0)
         return rc;
     TOP(it)->node = node;
     TOP(it)->child = ni.child;
@@ -115,7 +115,7 @@ static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned 
     }
     if (kv_pivots(kv)) {
         struct kv_node ni;
-        if ((rc = kv_node_load(kv, part, TOP(it)->node, &ni, 0)) != 0 ||
+        if ((rc = kv_node_load(kv, part, TOP(it)->node, &ni)) != 0 ||
             (rc = kv_read_pivot(kv, part, TOP(it)->node, &ni, pivot)) != 0)
             return rc;
         pp = pivot;

@@ -76,12 +76,10 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
     for (steps = 0; steps <= kv_max_nodes(kv); steps++) {
         uint16_t node = p->path[p->depth], next;
         struct kv_node ni;
-        int rc = kv_node_load(kv, part, node, &ni, 0);
+        int rc = kv_node_load(kv, part, node, &ni);
         if (rc != 0)
             return rc;
         if (ni.child == 0) {
-            if ((rc = kv_node_load(kv, part, node, &ni, 1)) != 0)
-                return rc;
             p->w = ni.w;
             p->live = ni.live;
             return 0;
