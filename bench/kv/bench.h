@@ -59,6 +59,8 @@ struct run_result {
     uint64_t failures, charge_cycles, erases, progs, prog_bytes, reads, read_bytes;
     double flash_only_s; /* device time of the flash operations alone */
     struct lat insert, commit, restore, scan;
+    struct lat insert_dev; /* device (flash) time of inserts only, without the compute model */
+    uint64_t flash_only_cycles;
     uint32_t live;       /* records retrievable at the end */
     uint64_t hash;       /* of every record retrieved, in scan order */
     uint32_t wear_max;

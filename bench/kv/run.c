@@ -143,6 +143,7 @@ static void flash_only(const struct meter *m, double supply_ma, struct run_resul
         if (strata_energy_observer(&e, &m->ops[i]))
             strata_energy_recharge(&e);
     r->flash_only_s = strata_energy_time(&e);
+    r->flash_only_cycles = e.st.charge_cycles;
 }
 
 void run(const struct run_cfg *c, struct run_result *r)
@@ -203,10 +204,12 @@ void run(const struct run_cfg *c, struct run_result *r)
             rec.ts = c->recs[app.next].ts;
             rec.v[0] = c->recs[app.next].hum;
             rec.v[1] = c->recs[app.next].temp;
+            double f0 = m.e.st.flash_s;
             t0 = m.e.st.on_s;
             if ((rc = c->ops->put(s, &rec)) != 0)
                 break;
             lat_add(&r->insert, m.e.st.on_s - t0);
+            lat_add(&r->insert_dev, m.e.st.flash_s - f0);
             app.sum = app.sum * 31u + rec.ts + (uint16_t)rec.v[0];
             app.next++;
             if (app.next % c->every == 0) {
