@@ -201,8 +201,9 @@ int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg);
  * twice and erases it and the save area (about 70 ms on the MSP430). Power-loss safe. */
 int strata_kv_mount(struct strata_kv *kv, const struct strata_kv_config *cfg);
 
-/* Insert a record. Cost: a descent of ~6 two-byte reads per level plus one node read, one
- * record program and one 2-byte slot program; at most three 9-byte write marks (first write to
+/* Insert a record. Cost: a descent reading each node on the path whole (node_size bytes, one
+ * read per level, plus a 2-byte group-header check), one record program and one 2-byte slot
+ * program; at most three 9-byte write marks (first write to
  * the record area, the node area and this node since the last commit); a split adds a 2-byte
  * header and a 2..8-byte tail program (regular split: also re-reads and re-points the node's
  * records); a partition switch adds a blank check of the next partition (erasing what is not
@@ -219,8 +220,9 @@ int strata_kv_commit(struct strata_kv *kv);
 
 /* Scans. open checks the query; next returns 1 with *out filled, 0 at the end, or an error.
  * Records come oldest partition first, then in tree order. Any put/commit/mount invalidates an
- * open scan (next returns STRATA_EINVAL). Cost per node visited: its pointer slots are read in
- * 16-byte chunks; per candidate record: one record read. Read only. */
+ * open scan (next returns STRATA_EINVAL). Cost per node visited: one whole-node read, then its
+ * record slots one 2-byte read each; per candidate record: one record read; subtrees whose box
+ * misses the query are skipped. Read only. */
 int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
                         const struct strata_kv_query *q);
 int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,

@@ -65,77 +65,26 @@ static inline const struct strata_flash *kv_flash(const struct strata_kv *kv)
 {
     return kv->cfg->flash;
 }
-static inline uint32_t kv_es(const struct strata_kv *kv)
-{
-    return kv->cfg->flash->geo.erase_size;
-}
-static inline uint32_t kv_psize(const struct strata_kv *kv)
-{
-    return (uint32_t)kv->cfg->partition_units * kv_es(kv);
-}
-static inline unsigned kv_slots(const struct strata_kv *kv)
-{
-    return kv->cfg->node_size / 2u;
-}
-static inline unsigned kv_group(const struct strata_kv *kv)
-{
-    return 1u << kv->cfg->dims;
-}
-static inline unsigned kv_pivots(const struct strata_kv *kv)
-{
-    return (kv->cfg->flags & STRATA_KV_PIVOT) ? kv->cfg->dims : 0u;
-}
+uint32_t kv_es(const struct strata_kv *kv);
+uint32_t kv_psize(const struct strata_kv *kv);
+unsigned kv_slots(const struct strata_kv *kv);
+unsigned kv_group(const struct strata_kv *kv);
+unsigned kv_pivots(const struct strata_kv *kv);
 /* Live record pointers a node holds before it splits. */
-static inline unsigned kv_cap(const struct strata_kv *kv)
-{
-    return kv_slots(kv) - 2u - kv_pivots(kv) - kv->cfg->spare_slots;
-}
-static inline unsigned kv_recsize(const struct strata_kv *kv)
-{
-    return 5u + 2u * kv->cfg->dims + kv->cfg->payload_size;
-}
-static inline uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit)
-{
-    return (kv->cfg->first_unit + unit) * kv_es(kv);
-}
-static inline uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part)
-{
-    return kv->cfg->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
-}
-static inline uint32_t kv_part_addr(const struct strata_kv *kv, unsigned part)
-{
-    return kv_unit_addr(kv, kv_part_unit(kv, part));
-}
-static inline uint32_t kv_node_off(const struct strata_kv *kv, uint32_t node)
-{
-    return node * kv->cfg->node_size;
-}
-static inline uint32_t kv_rec_off(const struct strata_kv *kv, uint32_t rec)
-{
-    return kv_psize(kv) - (rec + 1u) * kv_recsize(kv);
-}
-static inline uint32_t kv_max_nodes(const struct strata_kv *kv)
-{
-    return kv_psize(kv) / kv->cfg->node_size;
-}
+unsigned kv_cap(const struct strata_kv *kv);
+unsigned kv_recsize(const struct strata_kv *kv);
+uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit);
+uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part);
+uint32_t kv_part_addr(const struct strata_kv *kv, unsigned part);
+uint32_t kv_node_off(const struct strata_kv *kv, uint32_t node);
+uint32_t kv_rec_off(const struct strata_kv *kv, uint32_t rec);
+uint32_t kv_max_nodes(const struct strata_kv *kv);
 /* The i-th live partition, oldest first. */
-static inline unsigned kv_live_part(const struct strata_kv *kv, unsigned i)
-{
-    return kv->st.map[(kv->st.first + i) % kv->cfg->partitions];
-}
+unsigned kv_live_part(const struct strata_kv *kv, unsigned i);
 /* The current partition (the newest live one). */
-static inline unsigned kv_cur(const struct strata_kv *kv)
-{
-    return kv_live_part(kv, kv->st.live - 1u);
-}
+unsigned kv_cur(const struct strata_kv *kv);
 /* Bytes of the context backup. */
-static inline unsigned kv_ctx_len(const struct strata_kv *kv)
-{
-    unsigned n = KV_STATE_LEN + 3u * kv->cfg->partitions, i;
-    for (i = 0; i < kv->cfg->region_count; i++)
-        n += kv->cfg->regions[i].size;
-    return n;
-}
+unsigned kv_ctx_len(const struct strata_kv *kv);
 
 /* ---- the write path --------------------------------------------------------------------------- */
 

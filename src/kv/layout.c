@@ -161,3 +161,88 @@ int kv_ferase(const struct strata_kv *kv, uint32_t unit)
 {
     return strata_flash_erase(kv->cfg->flash, unit);
 }
+
+/* ---- geometry (out of line: they are used everywhere and cost more inlined) ---- */
+
+uint32_t kv_es(const struct strata_kv *kv)
+{
+    return kv->cfg->flash->geo.erase_size;
+}
+
+uint32_t kv_psize(const struct strata_kv *kv)
+{
+    return (uint32_t)kv->cfg->partition_units * kv_es(kv);
+}
+
+unsigned kv_slots(const struct strata_kv *kv)
+{
+    return kv->cfg->node_size / 2u;
+}
+
+unsigned kv_group(const struct strata_kv *kv)
+{
+    return 1u << kv->cfg->dims;
+}
+
+unsigned kv_pivots(const struct strata_kv *kv)
+{
+    return (kv->cfg->flags & STRATA_KV_PIVOT) ? kv->cfg->dims : 0u;
+}
+
+unsigned kv_cap(const struct strata_kv *kv)
+{
+    return kv_slots(kv) - 2u - kv_pivots(kv) - kv->cfg->spare_slots;
+}
+
+unsigned kv_recsize(const struct strata_kv *kv)
+{
+    return 5u + 2u * kv->cfg->dims + kv->cfg->payload_size;
+}
+
+uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit)
+{
+    return (kv->cfg->first_unit + unit) * kv_es(kv);
+}
+
+uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part)
+{
+    return kv->cfg->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
+}
+
+uint32_t kv_part_addr(const struct strata_kv *kv, unsigned part)
+{
+    return kv_unit_addr(kv, kv_part_unit(kv, part));
+}
+
+uint32_t kv_node_off(const struct strata_kv *kv, uint32_t node)
+{
+    return node * kv->cfg->node_size;
+}
+
+uint32_t kv_rec_off(const struct strata_kv *kv, uint32_t rec)
+{
+    return kv_psize(kv) - (rec + 1u) * kv_recsize(kv);
+}
+
+uint32_t kv_max_nodes(const struct strata_kv *kv)
+{
+    return kv_psize(kv) / kv->cfg->node_size;
+}
+
+unsigned kv_live_part(const struct strata_kv *kv, unsigned i)
+{
+    return kv->st.map[(kv->st.first + i) % kv->cfg->partitions];
+}
+
+unsigned kv_cur(const struct strata_kv *kv)
+{
+    return kv_live_part(kv, kv->st.live - 1u);
+}
+
+unsigned kv_ctx_len(const struct strata_kv *kv)
+{
+    unsigned n = KV_STATE_LEN + 3u * kv->cfg->partitions, i;
+    for (i = 0; i < kv->cfg->region_count; i++)
+        n += kv->cfg->regions[i].size;
+    return n;
+}
