@@ -18,6 +18,9 @@ extern const char *const wl_names[3];
 /* n records of a distribution (fixed seed) or of the Greensboro series replayed with shifted
  * timestamps. 0 or an error (the real series may be missing). */
 int wl_make(enum wl_kind kind, uint32_t n, struct wl_rec *out);
+/* Solar power trace from the real series' irradiance (daylight hours, one hour per sample);
+ * returns the number of samples (malloc'd into *out) or an error. */
+int wl_solar_trace(double **out, double mean_w);
 
 /* ---- stores under test: the library (RB) and the baselines ----------------------------------- */
 
@@ -50,6 +53,8 @@ struct run_cfg {
     uint16_t flags;     /* STRATA_KV_... (split, undo) */
     double supply_ma;   /* 0: no power failures */
     int scans;          /* random range scans of the first 256 records afterwards */
+    const double *trace; /* harvested power (W), one sample per second, instead of a supply */
+    size_t trace_len;
     uint64_t seed;
 };
 

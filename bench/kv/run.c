@@ -184,6 +184,11 @@ void run(const struct run_cfg *c, struct run_result *r)
     }
     strata_energy_default(&ec);
     ec.supply_current = c->supply_ma > 0 ? c->supply_ma / 1000.0 : 10.0;
+    if (c->trace != NULL) {
+        ec.trace = c->trace;
+        ec.trace_len = c->trace_len;
+        ec.trace_step = 1.0;
+    }
     strata_energy_init(&m.e, &ec);
     strata_sim_stats_reset(sim);
     strata_sim_set_observer(sim, meter_observer, &m);
@@ -255,6 +260,7 @@ void run(const struct run_cfg *c, struct run_result *r)
     flash_only(&m, c->supply_ma > 0 ? c->supply_ma : 10000.0, r);
     /* afterwards, on unlimited power: content and scans */
     m.e.cfg.supply_current = 10.0;
+    m.e.cfg.trace = NULL;
     if ((rc = hash_all(c->ops->kv(s), &r->hash, &r->live)) != 0)
         r->rc = rc;
     scans(c->ops->kv(s), &m, c->scans, c->seed, &r->scan);

@@ -1,6 +1,7 @@
 /* The paper's datasets: uniform and normal humidity/temperature from a fixed seed, and the real
  * Greensboro series (temperature and relative humidity) replayed to the requested length. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -68,4 +69,31 @@ int wl_make(enum wl_kind kind, uint32_t n, struct wl_rec *out)
         }
     }
     return 0;
+}
+
+int wl_solar_trace(double **out, double mean_w)
+{
+    struct strata_dataset d;
+    size_t i, n = 0;
+    double sum = 0;
+    int c, rc = strata_dataset_load_shared("greensboro_nc_tmy3_hourly.csv", &d);
+    if (rc != 0)
+        return rc;
+    c = strata_dataset_column(&d, "ghi_w_m2");
+    *out = c < 0 ? NULL : malloc(d.rows * sizeof **out);
+    if (*out == NULL) {
+        strata_dataset_free(&d);
+        return -13;
+    }
+    for (i = 0; i < d.rows; i++) {
+        double g = strata_dataset_at(&d, i, c);
+        if (g > 0) {
+            (*out)[n++] = g;
+            sum += g;
+        }
+    }
+    for (i = 0; i < n; i++)
+        (*out)[i] *= mean_w * (double)n / sum;
+    strata_dataset_free(&d);
+    return (int)n;
 }
