@@ -3,9 +3,9 @@
  * record area, the node area, or a node that existed at the checkpoint, append a write mark that
  * records where that write starts; then program in place. Nodes allocated since the checkpoint
  * need no mark (the node-area mark covers them). The "already marked?" question is answered by a
- * bit table over the first STRATA_KV_MARK_BITS nodes (exact); nodes beyond it are marked again on
- * every first write to them per restore/commit epoch, which is harmless (a later mark for a node
- * only repeats what the earliest one implies).
+ * bit table over the first STRATA_KV_MARK_BITS nodes (exact); a pre-checkpoint node beyond it is
+ * marked on every write, which is harmless (a later mark for a node only repeats what the earliest
+ * one implies) but costs log space.
  */
 #include "kv_internal.h"
 

@@ -165,7 +165,7 @@ int demo_kv(const struct strata_dataset *d)
     while (rc == 0) {
         if ((rc = strata_kv_mount(&a->kv, &a->cfg)) == 0 && e.st.power_failures > 0 &&
             shown < 12) {
-            printf("   power failure %2llu at %6.2f s: restored checkpoint %u (reading %u); undid "
+            printf("   power failure %2llu at %6.2f s: restored checkpoint %u (reading %u); "
                    "%u write mark(s), zeroed %u slot(s), erase-undid %u segment(s)\n",
                    (unsigned long long)e.st.power_failures, strata_energy_time(&e),
                    a->st.commits, a->st.next, a->kv.restored.marks, a->kv.restored.slots_zeroed,
