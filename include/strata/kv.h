@@ -51,7 +51,7 @@
  * 18 + 3 x partitions bytes go into each checkpoint; the caller's buffer (erase_size bytes, used
  * by restore, erase undo and the log); sizeof(struct strata_kv_iter) = 368 B per open scan (get
  * and count keep one on the stack). Worst-case stack on Cortex-M0+ (make size, driver excluded):
- * put 780 B, get/count 880 B, mount 520 B, commit 360 B. No heap, no globals; several stores may
+ * put 780 B, get 832 B, count 776 B, mount 520 B, commit 352 B. No heap, no globals; several stores may
  * coexist.
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash,
