@@ -24,6 +24,8 @@ int cmd_profiles(int argc, char **argv);
 void help_profiles(FILE *out);
 int cmd_image(int argc, char **argv);
 void help_image(FILE *out);
+int cmd_fs(int argc, char **argv);
+void help_fs(FILE *out);
 int cmd_kv(int argc, char **argv);
 void help_kv(FILE *out);
 

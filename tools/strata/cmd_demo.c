@@ -13,7 +13,8 @@ void help_demo(FILE *out)
             "usage: strata demo [--shared DIR]\n"
             "Load the Greensboro hourly weather series from DIR/data (default: the build's\n"
             "shared folder, or $STRATA_SHARED) and store it on every simulated device profile:\n"
-            "raw pages written, read back and verified, one power cut mid-write shown torn.\n");
+            "raw pages written, read back and verified, one power cut mid-write shown torn;\n"
+            "then as files in strata_fs on the m25p80, with a power cut during an update.\n");
 }
 
 int cmd_demo(int argc, char **argv)
@@ -34,6 +35,8 @@ int cmd_demo(int argc, char **argv)
         return cli_fail("demo", rc, path);
     printf("Strata demo: %zu hourly readings from %s\n\n", data.rows, path);
     rc = demo_raw(&data);
+    if (rc == 0)
+        rc = demo_fs(&data);
     if (rc == 0)
         rc = demo_kv(&data);
     strata_dataset_free(&data);

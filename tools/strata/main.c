@@ -10,6 +10,8 @@ static const struct cli_command commands[] = {
      help_demo},
     {"profiles", "list the flash device profiles and their costs", cmd_profiles, help_profiles},
     {"image", "create or inspect simulator image files", cmd_image, help_image},
+    {"fs", "the Coffee file system on an image: format, ls, put, get, cat, rm, df, check",
+     cmd_fs, help_fs},
     {"kv", "key-value store for intermittent devices: format, put, get, scan, stats", cmd_kv,
      help_kv},
 };

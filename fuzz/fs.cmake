@@ -1,0 +1,1 @@
+strata_fuzz(fs ${CMAKE_CURRENT_LIST_DIR}/fuzz_fs.c)

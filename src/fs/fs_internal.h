@@ -1,0 +1,184 @@
+/* strata_fs internals shared by its files. Layout constants follow docs/format-fs.md. */
+#ifndef STRATA_FS_INTERNAL_H
+#define STRATA_FS_INTERNAL_H
+
+#include <string.h>
+
+#include "strata/crc.h"
+#include "strata/fs.h"
+
+#define FS_VERSION 1u
+#define FS_M 8u      /* sector marker bytes */
+#define FS_SLOT 8u   /* length slot bytes */
+#define FS_ENTRY 4u  /* log index entry bytes: key, check, commit mark */
+#define FS_NONE 0xFFFFFFFFu
+#define FS_BAD 0xFFFFFFFEu /* a torn one-way field */
+#define FS_T_DATA 0xD1u
+#define FS_T_LOG 0x1Du
+#define FS_HDR_MAX (55u + 2u * STRATA_FS_NAME_LIMIT)
+
+/* header offsets; those after the name depend on name_max (N) */
+#define O_TYPE 0u
+#define O_ZERO 2u
+#define O_SEQ 4u
+#define O_PAGES 8u
+#define O_LOGN 12u
+#define O_LOGRS 14u
+#define O_LPAGE 16u
+#define O_LSEQ 20u
+#define O_NAME 24u
+#define O_CRC(N) (24u + (N))
+#define O_OBS(N) (28u + (N))
+#define O_COMMIT(N) (29u + (N))
+#define O_RENAMED(N) (30u + (N))
+#define O_LINK(N) (31u + (N))
+#define O_REN(N) (39u + (N))
+#define HDR_SHORT(N) (31u + (N)) /* what the walk reads: the CRC part and the three flags */
+
+#define CRC_HDR 0x46534844u
+#define CRC_REN 0x52454E4Du
+
+
+/* strata_fs_file.state bits */
+#define ST_DIRTY 1u     /* changes since the last commit */
+#define ST_LOG_READY 2u /* k is the first free log slot (uncommitted entries voided) */
+
+/* A decoded header. */
+struct fs_hdr {
+    uint32_t page, seq, pages, lpage, lseq; /* lpage/lseq: supersedes (data) or owner (log) */
+    uint32_t log;                           /* log link: page, FS_NONE or FS_BAD */
+    uint32_t rseq, rpage, rpseq;            /* rename slot: sequence, replaced page/sequence */
+    uint16_t logn, logrs;
+    uint8_t type, obsolete, commit, renamed; /* renamed: 0 no, 1 valid slot, 2 torn slot */
+    const uint8_t *name;                    /* NUL-padded, name_max bytes, in the raw buffer */
+};
+
+enum { HDR_BLANK, HDR_GARBAGE, HDR_VALID };
+
+/* Walk events, one sector at a time (see fs_step). */
+enum { EV_END, EV_DIRTY, EV_COVER, EV_EXTENT, EV_GARBAGE, EV_FREE };
+
+struct fs_walk {
+    uint32_t page;  /* next page to examine */
+    uint32_t mk;    /* sector whose marker was read, plus one */
+    uint32_t at, n; /* the event's first page and page count (clipped to its sector) */
+    uint32_t oks, others; /* markers seen ok / of another version or configuration */
+    struct fs_hdr h;
+    uint8_t raw[FS_HDR_MAX];
+};
+
+/* little-endian fields */
+static inline uint32_t fs_get16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+static inline uint32_t fs_get32(const uint8_t *p)
+{
+    return fs_get16(p) | fs_get16(p + 2) << 16;
+}
+static inline void fs_put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void fs_put32(uint8_t *p, uint32_t v)
+{
+    fs_put16(p, v);
+    fs_put16(p + 2, v >> 16);
+}
+static inline uint32_t fs_min(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* io.c: addresses, device access, sector markers */
+uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page);
+uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes);
+int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n);
+int fs_prog(const struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n);
+int fs_zero(const struct strata_fs *fs, uint32_t u, uint32_t n);
+int fs_blank(const uint8_t *p, uint32_t n);
+int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *used);
+int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp);
+int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp);
+int fs_erase(const struct strata_fs *fs, uint32_t sector);
+int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
+
+/* layout.c: headers and slots */
+int fs_hdr_parse(const struct strata_fs *fs, const uint8_t *raw, uint32_t page, struct fs_hdr *h);
+int fs_hdr_read(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
+int fs_hdr_read_short(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
+int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pages,
+                 uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq, const char *name,
+                 uint32_t nlen);
+uint32_t fs_link_read(const struct strata_fs *fs, uint32_t page, int *rc);
+int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
+int fs_live(const struct fs_hdr *h);
+int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n);
+uint32_t fs_entry_check(uint32_t key);
+int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t nlen,
+                 uint32_t rpage, uint32_t rpseq);
+int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log);
+int fs_obsolete(struct strata_fs *fs, uint32_t page);
+
+/* mount.c, check.c: the scan shared by mount repair and check */
+enum { SCAN_MOUNT, SCAN_CHECK, SCAN_REPAIR };
+struct fs_scan {
+    int mode;
+    struct strata_fs_report *r;
+    /* check only: called for every event of the second pass */
+    int (*check)(struct strata_fs *fs, struct fs_scan *sc, int ev, struct fs_walk *w);
+    uint32_t carry_end, carry_live;
+};
+int fs_scan(struct strata_fs *fs, struct fs_scan *sc);
+int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const char *what);
+
+/* walk.c: the quick-skip walk, search, allocation */
+void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page);
+int fs_step(const struct strata_fs *fs, struct fs_walk *w);
+int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w);
+int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page);
+struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
+int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen);
+
+/* gc.c: per-sector accounting, garbage collection, cleaning */
+typedef int (*fs_sector_fn)(struct strata_fs *fs, uint32_t sector, uint32_t live,
+                            uint32_t dead, void *arg);
+int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg);
+int fs_gc(struct strata_fs *fs, uint32_t need);
+int fs_clean(struct strata_fs *fs);
+
+/* extent.c, file.c: extents, handles, the read path, commits, copies */
+int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h);
+int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
+             uint32_t n);
+int fs_commit(struct strata_fs *fs, struct strata_fs_file *f);
+int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end);
+int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f);
+uint32_t fs_room(const struct strata_fs_file *f);
+uint32_t fs_area_for(uint32_t size);
+/* Bytes a copy writes over the file's content on the way (a write folded into a merge). */
+struct fs_span {
+    const uint8_t *p;
+    uint32_t off, n;
+};
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
+               uint32_t logrs, const struct fs_span *ovl);
+int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t logn,
+                      uint32_t logrs);
+int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t area,
+              uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
+              struct strata_fs_file *nf);
+uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
+
+/* log.c: micro logs */
+int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top);
+int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot);
+int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f);
+int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
+                   uint8_t *buf, uint32_t n);
+uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j);
+int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, const uint8_t *buf,
+               uint32_t n);
+
+#endif

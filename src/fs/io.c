@@ -1,0 +1,193 @@
+/*
+ * Device access for strata_fs: usable addresses (the flash minus the 8-byte marker at the start
+ * of every sector), reads and programs split at sector boundaries, and the sector markers.
+ */
+#include "fs_internal.h"
+
+static const struct strata_flash *dev(const struct strata_fs *fs)
+{
+    return fs->cfg.flash;
+}
+
+static uint32_t esize(const struct strata_fs *fs)
+{
+    return dev(fs)->geo.erase_size;
+}
+
+static uint32_t sector_addr(const struct strata_fs *fs, uint32_t sector)
+{
+    return (fs->cfg.first_unit + sector) * esize(fs);
+}
+
+uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page)
+{
+    uint32_t k = page % fs->pps;
+    return page / fs->pps * fs->usable + (k ? k * dev(fs)->geo.page_size - FS_M : 0);
+}
+
+/* Pages an extent needs to hold `bytes` usable bytes wherever it starts: n pages contain at most
+ * ceil(n / pps) sector starts, each costing a marker. */
+uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
+{
+    uint32_t ps = dev(fs)->geo.page_size, n = (bytes + ps - 1) / ps;
+    while ((uint64_t)n * ps - (uint64_t)FS_M * ((n + fs->pps - 1) / fs->pps) < bytes)
+        n++;
+    return n;
+}
+
+/* Read or program n bytes at usable address u, one device call per sector touched. */
+static int io(const struct strata_fs *fs, int prog, uint32_t u, void *buf, uint32_t n)
+{
+    uint8_t *p = buf;
+    while (n > 0) {
+        uint32_t in = u % fs->usable, chunk = fs_min(n, fs->usable - in);
+        uint32_t a = sector_addr(fs, u / fs->usable) + FS_M + in;
+        int rc = prog ? strata_flash_prog(dev(fs), a, p, chunk)
+                      : strata_flash_read(dev(fs), a, p, chunk);
+        if (rc != 0)
+            return rc;
+        u += chunk;
+        p += chunk;
+        n -= chunk;
+    }
+    return 0;
+}
+
+int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
+{
+    return io(fs, 0, u, buf, n);
+}
+
+int fs_prog(const struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
+{
+    return io(fs, 1, u, (void *)(uintptr_t)buf, n);
+}
+
+/* Program n (<= 8) zero bytes: always legal on NOR, the "set" value of every one-way field. */
+int fs_zero(const struct strata_fs *fs, uint32_t u, uint32_t n)
+{
+    static const uint8_t zeros[8] = {0};
+    return fs_prog(fs, u, zeros, n);
+}
+
+int fs_blank(const uint8_t *p, uint32_t n)
+{
+    while (n > 0)
+        if (p[--n] != 0xFF)
+            return 0;
+    return 1;
+}
+
+/* *used = 1 + offset of the last non-erased byte of [u, u+n), 0 if all erased. Reads backwards
+ * through the scratch buffer. */
+int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *used)
+{
+    uint8_t *b = fs->cfg.buffer;
+    *used = 0;
+    while (n > 0) {
+        uint32_t c = fs_min(n, fs->cfg.buffer_size);
+        int rc = fs_read(fs, u + n - c, b, c);
+        if (rc != 0)
+            return rc;
+        n -= c;
+        while (c > 0)
+            if (b[--c] != 0xFF) {
+                *used = n + c + 1;
+                return 0;
+            }
+    }
+    return 0;
+}
+
+static void ok_word(const struct strata_fs *fs, uint8_t *w)
+{
+    uint8_t cfg[6];
+    fs_put16(cfg, fs->cfg.name_max);
+    fs_put32(cfg + 2, dev(fs)->geo.page_size);
+    w[0] = 0x53;
+    w[1] = 0x46;
+    w[2] = FS_VERSION;
+    w[3] = (uint8_t)strata_crc32(0, cfg, sizeof cfg);
+}
+
+/* 1: ok (then *fp is the first header page, 0 when unset), 0: dirty, 2: a marker of another
+ * version or configuration, <0: error. */
+int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
+{
+    uint8_t m[FS_M], w[4];
+    uint32_t v, c;
+    int rc = strata_flash_read(dev(fs), sector_addr(fs, sector), m, FS_M);
+    if (rc != 0)
+        return rc;
+    ok_word(fs, w);
+    if (memcmp(m, w, 4) != 0)
+        return m[0] == w[0] && m[1] == w[1] ? 2 : 0;
+    v = fs_get16(m + 4);
+    c = fs_get16(m + 6);
+    *fp = 0;
+    if (v == 0xFFFF && c == 0xFFFF)
+        return 1;
+    if ((v ^ c) != 0xFFFF || v == 0 || v > fs->pps)
+        return 0; /* torn: the allocation it served never finished */
+    *fp = v;
+    return 1;
+}
+
+int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp)
+{
+    uint8_t m[4];
+    fs_put16(m, fp);
+    fs_put16(m + 2, ~fp);
+    return strata_flash_prog(dev(fs), sector_addr(fs, sector) + 4, m, 4);
+}
+
+/* Invalidate the ok word, erase, write it again: a cut anywhere leaves the sector dirty. */
+int fs_erase(const struct strata_fs *fs, uint32_t sector)
+{
+    static const uint8_t zeros[4] = {0};
+    uint8_t w[4];
+    uint32_t a = sector_addr(fs, sector);
+    int rc = strata_flash_prog(dev(fs), a, zeros, 4);
+    if (rc == 0)
+        rc = strata_flash_erase(dev(fs), fs->cfg.first_unit + sector);
+    ok_word(fs, w);
+    return rc ? rc : strata_flash_prog(dev(fs), a, w, 4);
+}
+
+/* Validate the device and configuration; fill the context's geometry. */
+int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
+{
+    const struct strata_flash *f = cfg ? cfg->flash : NULL;
+    uint32_t ps, units;
+    if (fs == NULL || cfg == NULL || f == NULL || strata_flash_validate(f) != 0)
+        return STRATA_EINVAL;
+    if (f->geo.read_size != 1 || f->geo.prog_size != 1 ||
+        !strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) ||
+        (f->caps & (STRATA_FLASH_CAP_INORDER_PAGES | STRATA_FLASH_CAP_NO_ERASE |
+                    STRATA_FLASH_CAP_BAD_BLOCKS)))
+        return STRATA_EDEVICE;
+    memset(fs, 0, sizeof *fs);
+    fs->cfg = *cfg;
+    if (fs->cfg.name_max == 0)
+        fs->cfg.name_max = 16;
+    if (fs->cfg.default_size == 0)
+        fs->cfg.default_size = 4096;
+    ps = f->geo.page_size;
+    if (fs->cfg.log_record == 0)
+        fs->cfg.log_record = ps;
+    if (fs->cfg.log_size == 0)
+        fs->cfg.log_size = 4 * ps;
+    units = cfg->unit_count ? cfg->unit_count : f->geo.erase_count - cfg->first_unit;
+    fs->hdr = 55 + 2 * fs->cfg.name_max;
+    fs->pps = f->geo.erase_size / ps;
+    fs->usable = f->geo.erase_size - FS_M;
+    fs->sectors = units;
+    fs->pages = units * fs->pps;
+    if (cfg->first_unit >= f->geo.erase_count || units > f->geo.erase_count - cfg->first_unit ||
+        fs->cfg.name_max > STRATA_FS_NAME_LIMIT || cfg->buffer == NULL ||
+        cfg->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
+        fs->cfg.log_record > 0xFFFF || fs->cfg.log_size / fs->cfg.log_record == 0 ||
+        fs->cfg.log_size / fs->cfg.log_record > 0xFFFF || fs->pages < 2)
+        return STRATA_EINVAL;
+    return 0;
+}

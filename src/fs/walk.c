@@ -1,0 +1,184 @@
+/*
+ * The quick-skip walk (Coffee's Algorithm 1, per sector), open-by-name and first-fit allocation.
+ *
+ * A sector is walked from the page its marker names (fp): a valid header jumps over its extent,
+ * a garbage page (torn header) is skipped alone, a blank header means the rest of the sector is
+ * free. The walk never jumps across a sector boundary: the next sector restarts at its own fp,
+ * so an obsolete header whose extent covered a since-erased sector can hide nothing.
+ */
+#include "fs_internal.h"
+
+void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page)
+{
+    w->page = page;
+    /* resuming at a sector start means its marker is still to be read */
+    w->mk = page % fs->pps ? page / fs->pps + 1 : 0;
+    w->oks = w->others = 0;
+}
+
+int fs_step(const struct strata_fs *fs, struct fs_walk *w)
+{
+    uint32_t s, end, fp;
+    int rc;
+    if (w->page >= fs->pages)
+        return EV_END;
+    s = w->page / fs->pps;
+    end = (s + 1) * fs->pps;
+    w->at = w->page;
+    if (w->mk != s + 1) {
+        w->mk = s + 1;
+        rc = fs_marker(fs, s, &fp);
+        if (rc < 0)
+            return rc;
+        if (rc != 1) {
+            w->others += rc == 2;
+            w->n = fs->pps;
+            w->page = end;
+            return EV_DIRTY;
+        }
+        w->oks++;
+        if (fp > 0) {
+            w->n = fp;
+            w->page += fp;
+            return EV_COVER;
+        }
+    }
+    rc = fs_hdr_read_short(fs, w->page, w->raw, &w->h);
+    if (rc < 0)
+        return rc;
+    if (rc == HDR_BLANK) {
+        w->n = end - w->page;
+        w->page = end;
+        return EV_FREE;
+    }
+    if (rc == HDR_GARBAGE) {
+        w->n = 1;
+        w->page++;
+        return EV_GARBAGE;
+    }
+    w->n = fs_min(w->h.pages, end - w->page);
+    w->page += w->n;
+    return EV_EXTENT;
+}
+
+struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
+{
+    struct strata_fs_file *f;
+    for (f = fs->open; f != NULL; f = f->next)
+        if (f->base == page || f->page == page)
+            return f;
+    return NULL;
+}
+
+int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen)
+{
+    uint32_t n = 0;
+    if (name == NULL)
+        return STRATA_EINVAL;
+    while (n <= fs->cfg.name_max && name[n] != '\0')
+        n++;
+    if (n == 0)
+        return STRATA_EINVAL;
+    *nlen = n;
+    return n > fs->cfg.name_max ? STRATA_ENAMETOOLONG : 0;
+}
+
+static uint16_t name_hash(const char *name, uint32_t n)
+{
+    return (uint16_t)strata_crc32(0, name, n);
+}
+
+/* Find the live data file of that name; on success w->h (and w->raw) describe its header. The
+ * cache is only a hint: every hit is checked against the header it points at. */
+int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w)
+{
+    uint16_t hash = name_hash(name, nlen);
+    uint32_t i;
+    int ev;
+    for (i = 0; i < STRATA_FS_CACHE; i++) {
+        if (fs->cache[i].hash != hash || fs->cache[i].page >= fs->pages)
+            continue;
+        ev = fs_hdr_read_short(fs, fs->cache[i].page, w->raw, &w->h);
+        if (ev < 0)
+            return ev;
+        if (ev == HDR_VALID && fs_live(&w->h) && fs_name_eq(fs, w->h.name, name, nlen))
+            return 0;
+    }
+    fs_walk_at(fs, w, 0);
+    while ((ev = fs_step(fs, w)) != EV_END) {
+        if (ev < 0)
+            return ev;
+        if (ev == EV_EXTENT && w->at == w->h.page && fs_live(&w->h) &&
+            fs_name_eq(fs, w->h.name, name, nlen)) {
+            fs->cache[fs->cache_next].hash = hash;
+            fs->cache[fs->cache_next].page = w->h.page;
+            fs->cache_next = (uint8_t)((fs->cache_next + 1) % STRATA_FS_CACHE);
+            return 0;
+        }
+    }
+    return STRATA_ENOENT;
+}
+
+/* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
+ * sectors). Remembers the first sector with free pages as the next search's start. */
+static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+{
+    struct fs_walk w;
+    uint32_t start = 0, len = 0, hint = FS_NONE;
+    int ev;
+    fs_walk_at(fs, &w, fs->free_hint * fs->pps);
+    while ((ev = fs_step(fs, &w)) != EV_END) {
+        if (ev < 0)
+            return ev;
+        if (ev != EV_FREE) {
+            len = 0;
+            continue;
+        }
+        if (hint == FS_NONE)
+            hint = w.at / fs->pps;
+        if (len == 0 || w.at != start + len) {
+            start = w.at;
+            len = 0;
+        }
+        len += w.n;
+        if (len >= pages) {
+            fs->free_hint = hint;
+            *page = start;
+            return 0;
+        }
+    }
+    return STRATA_ENOSPC;
+}
+
+/* Allocate `pages` pages first-fit. When nothing fits: garbage collection, a few sectors at a
+ * time, until the run fits or nothing is left to erase; then, once (not from inside a cleaning
+ * pass), the cleaning pass and again. Finally claim the sectors the run extends into through
+ * their markers' fp (before the header is written). */
+int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+{
+    uint32_t s, end;
+    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page), cleaned = 0;
+    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
+        rc = fs_gc(fs, pages);
+        if (rc > 0) {
+            rc = find_run(fs, pages, page);
+            continue;
+        }
+        if (rc < 0 || cleaned || fs->cleaning) {
+            rc = rc < 0 ? rc : STRATA_ENOSPC;
+            break;
+        }
+        cleaned = fs->cleaning = 1;
+        rc = fs_clean(fs);
+        fs->cleaning = 0;
+        if (rc == 0)
+            rc = STRATA_ENOSPC;
+    }
+    if (rc != 0)
+        return rc;
+    end = *page + pages;
+    for (s = *page / fs->pps + 1; s * fs->pps < end; s++)
+        if ((rc = fs_marker_fp(fs, s, fs_min(end - s * fs->pps, fs->pps))) != 0)
+            return rc;
+    return 0;
+}
