@@ -37,6 +37,8 @@ int cmd_demo(int argc, char **argv)
     rc = demo_raw(&data);
     if (rc == 0)
         rc = demo_fs(&data);
+    if (rc == 0)
+        rc = demo_kv(&data);
     strata_dataset_free(&data);
     return rc;
 }

@@ -20,5 +20,8 @@ int demo_raw(const struct strata_dataset *d);
 /* strata_fs: the series as a log file plus a config file updated in place, a power cut during
  * an update, remount, check, proof the data survived. 0 or CLI_FAIL. */
 int demo_fs(const struct strata_dataset *d);
+/* strata_kv on an intermittently powered node (msp430f5529, 10 mF, 7 mA): the series stored
+ * through its power failures, then checked against a run without failures. 0 or CLI_FAIL. */
+int demo_kv(const struct strata_dataset *d);
 
 #endif

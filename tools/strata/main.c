@@ -12,6 +12,8 @@ static const struct cli_command commands[] = {
     {"image", "create or inspect simulator image files", cmd_image, help_image},
     {"fs", "the Coffee file system on an image: format, ls, put, get, cat, rm, df, check",
      cmd_fs, help_fs},
+    {"kv", "key-value store for intermittent devices: format, put, get, scan, stats", cmd_kv,
+     help_kv},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,81 @@
+/* bench_kv: the iFKVS experiments (Section V) on the msp430f5529 profile. */
+#ifndef BENCH_KV_H
+#define BENCH_KV_H
+
+#include <stdint.h>
+
+#include "energy.h"
+#include "kv_internal.h"
+
+/* ---- workloads (workload.c) ---------------------------------------------------------------- */
+
+enum wl_kind { WL_UNIFORM, WL_NORMAL, WL_REAL };
+struct wl_rec {
+    uint32_t ts;
+    int16_t hum, temp; /* 0.1 %, 0.1 F */
+};
+extern const char *const wl_names[3];
+/* n records of a distribution (fixed seed) or of the Greensboro series replayed with shifted
+ * timestamps. 0 or an error (the real series may be missing). */
+int wl_make(enum wl_kind kind, uint32_t n, struct wl_rec *out);
+/* Solar power trace from the real series' irradiance (daylight hours, one hour per sample);
+ * returns the number of samples (malloc'd into *out) or an error. */
+int wl_solar_trace(double **out, double mean_w);
+
+/* ---- stores under test: the library (RB) and the baselines ----------------------------------- */
+
+struct store;
+struct store_ops {
+    const char *name;
+    struct store *(*create)(void);
+    int (*format)(struct store *s, const struct strata_kv_config *c);
+    int (*mount)(struct store *s, const struct strata_kv_config *c);
+    int (*put)(struct store *s, const struct strata_kv_record *r);
+    int (*commit)(struct store *s);
+    struct strata_kv *(*kv)(struct store *s);
+    /* extra regions the store checkpoints (COW's roots), appended to the app's */
+    const struct strata_kv_region *(*regions)(struct store *s, unsigned *n);
+    void (*destroy)(struct store *s);
+};
+extern const struct store_ops rb_ops, wal_ops, cow_ops;
+
+/* ---- the intermittent run (run.c) ----------------------------------------------------------- */
+
+struct lat {
+    double sum, max;
+    uint64_t n;
+};
+
+struct run_cfg {
+    const struct store_ops *ops;
+    const struct wl_rec *recs;
+    uint32_t n, every;
+    uint16_t flags;     /* STRATA_KV_... (split, undo) */
+    double supply_ma;   /* 0: no power failures */
+    int scans;          /* random range scans of the first 256 records afterwards */
+    const double *trace; /* harvested power (W), one sample per second, instead of a supply */
+    size_t trace_len;
+    uint64_t seed;
+};
+
+struct run_result {
+    int rc;
+    double total_s, on_s, off_s, flash_s, compute_s, flash_j, compute_j;
+    uint64_t failures, charge_cycles, erases, progs, prog_bytes, reads, read_bytes;
+    double flash_only_s; /* device time of the flash operations alone */
+    struct lat insert, commit, restore, scan;
+    struct lat insert_dev; /* device (flash) time of inserts only, without the compute model */
+    uint64_t flash_only_cycles;
+    uint32_t live;       /* records retrievable at the end */
+    uint64_t hash;       /* of every record retrieved, in scan order */
+    uint32_t wear_max;
+    uint32_t marks, slots_zeroed, units_restored, fallbacks; /* summed over restores */
+};
+
+void run(const struct run_cfg *c, struct run_result *r);
+void lat_add(struct lat *l, double s);
+/* The store layout on the 128 KiB device: 80 KiB in 4 partitions, the rest for log and save. */
+void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint16_t flags,
+                  void *buf);
+
+#endif

@@ -1,0 +1,1 @@
+strata_fuzz(kv ${CMAKE_CURRENT_LIST_DIR}/fuzz_kv.c)
