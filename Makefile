@@ -11,29 +11,27 @@ all: test
 bootstrap:
 	@scripts/bootstrap.sh
 
-# Host build with sanitizers: what `make test` runs.
-$(BUILD)/asan/.configured: CMakeLists.txt | bootstrap
-	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON $(CMAKE_COMMON)
-	@touch $@
+# Configure every time (cheap when nothing changed): new files merged in are picked up.
+ASAN_CONFIG    = cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON $(CMAKE_COMMON)
+RELEASE_CONFIG = cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_COMMON)
 
-# Optimised host build: demo, benchmarks, torture campaigns.
-$(BUILD)/release/.configured: CMakeLists.txt | bootstrap
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_COMMON)
-	@touch $@
-
-test: bootstrap $(BUILD)/asan/.configured
+test: bootstrap
+	$(ASAN_CONFIG)
 	cmake --build $(BUILD)/asan -j$(JOBS)
 	cd $(BUILD)/asan && ctest --output-on-failure -j$(JOBS) -LE torture
 
-torture: bootstrap $(BUILD)/release/.configured
+torture: bootstrap
+	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
 	cd $(BUILD)/release && STRATA_TORTURE=1 ctest --output-on-failure -j$(JOBS)
 
-demo: bootstrap $(BUILD)/release/.configured
+demo: bootstrap
+	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
 	$(BUILD)/release/tools/strata/strata demo --shared $(SHARED)
 
-bench: bootstrap $(BUILD)/release/.configured
+bench: bootstrap
+	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
 	scripts/run-benchmarks.sh $(BUILD)/release $(BUILD)/bench $(SHARED)
 
