@@ -391,6 +391,26 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
  * direct call on another kind as the wrappers would (no spare, no bad blocks) instead of reaching
  * state that only NAND devices have. */
 
+/* Checks both page calls share; fills `op` with the call's cost. */
+static int page_access(struct strata_sim *sim, const char *what, uint32_t page,
+                       enum strata_sim_op_kind kind, const struct strata_sim_cost *cost,
+                       uint32_t len, struct strata_sim_op *op)
+{
+    if (!is_nand(sim))
+        return STRATA_EDEVICE;
+    if (!sim->powered)
+        return STRATA_EPOWER;
+    if (page >= sim->page_count)
+        return sim_violation(sim, STRATA_SIM_V_RANGE, "%s of page %u (device has %u)", what,
+                             (unsigned)page, (unsigned)sim->page_count);
+    op->kind = kind;
+    op->addr = page;
+    op->len = len;
+    op->time_ps = cost->fixed_ps + cost->page_ps + cost->byte_ps * len;
+    op->energy_pj = cost->fixed_pj + cost->page_pj + cost->byte_pj * len;
+    return check_unit(sim, what, page / sim->pages_per_unit, 0);
+}
+
 static int op_page_read(const struct strata_flash *f, uint32_t page, void *data, void *spare)
 {
     struct strata_sim *sim = sim_of(f);
@@ -398,21 +418,9 @@ static int op_page_read(const struct strata_flash *f, uint32_t page, void *data,
     uint32_t ps = f->geo.page_size, ss = f->geo.spare_size;
     uint32_t len = (data ? ps : 0) + (spare ? ss : 0);
     struct strata_sim_op op;
-    int rc;
-    if (!is_nand(sim))
-        return STRATA_EDEVICE;
-    if (!sim->powered)
-        return STRATA_EPOWER;
-    if (page >= sim->page_count)
-        return sim_violation(sim, STRATA_SIM_V_RANGE, "page read of page %u (device has %u)",
-                             (unsigned)page, (unsigned)sim->page_count);
-    if ((rc = check_unit(sim, "page read", page / sim->pages_per_unit, 0)) != 0)
+    int rc = page_access(sim, "page read", page, STRATA_SIM_OP_PAGE_READ, cost, len, &op);
+    if (rc != 0)
         return rc;
-    op.kind = STRATA_SIM_OP_PAGE_READ;
-    op.addr = page;
-    op.len = len;
-    op.time_ps = cost->fixed_ps + cost->page_ps + cost->byte_ps * len;
-    op.energy_pj = cost->fixed_pj + cost->page_pj + cost->byte_pj * len;
     if (sim_read_cut(sim, &op))
         return STRATA_EPOWER;
     if (data) {
@@ -429,38 +437,39 @@ static int op_page_read(const struct strata_flash *f, uint32_t page, void *data,
     return 0;
 }
 
+/* A page program that did not finish (power cut or worn unit): data and spare torn, and the page
+ * refuses programs until its block is erased. */
+static void tear_page_prog(struct strata_sim *sim, uint32_t page, const void *data,
+                           const void *spare)
+{
+    uint32_t ps = sim->flash.geo.page_size, ss = sim->flash.geo.spare_size;
+    if (data)
+        sim_tear_page(sim, sim->data + (size_t)page * ps, data, ps);
+    if (spare)
+        sim_tear_page(sim, sim->spare + (size_t)page * ss, spare, ss);
+    sim->page_progs[page] = PAGE_TORN;
+    sim->top_page[page / sim->pages_per_unit] = (int32_t)(page % sim->pages_per_unit);
+}
+
 static int op_page_prog(const struct strata_flash *f, uint32_t page, const void *data,
                         const void *spare)
 {
     struct strata_sim *sim = sim_of(f);
     const struct strata_sim_cost *cost = &sim->profile->prog;
     uint32_t ps = f->geo.page_size, ss = f->geo.spare_size;
-    uint8_t *dd = sim->data + (size_t)page * ps;
-    uint8_t *sd;
-    uint32_t len = (data ? ps : 0) + (spare ? ss : 0), unit, i;
+    uint32_t len = (data ? ps : 0) + (spare ? ss : 0), i;
+    uint8_t *dd, *sd;
     struct strata_sim_op op;
     struct sim_cut cut;
-    int rc;
-    if (!is_nand(sim))
-        return STRATA_EDEVICE;
-    if (!sim->powered)
-        return STRATA_EPOWER;
-    if (page >= sim->page_count)
-        return sim_violation(sim, STRATA_SIM_V_RANGE, "page program of page %u (device has %u)",
-                             (unsigned)page, (unsigned)sim->page_count);
-    unit = page / sim->pages_per_unit;
-    sd = sim->spare + (size_t)page * ss;
-    if ((rc = check_unit(sim, "page program", unit, 0)) != 0)
+    int rc = page_access(sim, "page program", page, STRATA_SIM_OP_PAGE_PROG, cost, len, &op);
+    if (rc != 0)
         return rc;
+    dd = sim->data + (size_t)page * ps;
+    sd = sim->spare + (size_t)page * ss;
     if (data && (rc = check_nand_page(sim, page, dd, data, ps, "page program")) != 0)
         return rc;
     if (spare && (rc = check_nand_page(sim, page, sd, spare, ss, "spare program")) != 0)
         return rc;
-    op.kind = STRATA_SIM_OP_PAGE_PROG;
-    op.addr = page;
-    op.len = len;
-    op.time_ps = cost->fixed_ps + cost->page_ps + cost->byte_ps * len;
-    op.energy_pj = cost->fixed_pj + cost->page_pj + cost->byte_pj * len;
     cut = sim_cut_decide(sim, &op);
     sim->stats.progs++;
     if (cut.cut && !cut.partial && cut.pos == 0) {
@@ -468,24 +477,14 @@ static int op_page_prog(const struct strata_flash *f, uint32_t page, const void 
         return STRATA_EPOWER;
     }
     if (cut.cut && (cut.partial || cut.pos < len)) {
-        if (data)
-            sim_tear_page(sim, dd, data, ps);
-        if (spare)
-            sim_tear_page(sim, sd, spare, ss);
-        sim->page_progs[page] = PAGE_TORN;
-        sim->top_page[unit] = (int32_t)(page % sim->pages_per_unit);
+        tear_page_prog(sim, page, data, spare);
         sim_charge(sim, cost, 1, cut.pos);
         sim->stats.prog_bytes += cut.pos;
         sim_power_fail(sim);
         return STRATA_EPOWER;
     }
-    if (sim->unit_state[unit] & UNIT_WORN) {
-        if (data)
-            sim_tear_page(sim, dd, data, ps);
-        if (spare)
-            sim_tear_page(sim, sd, spare, ss);
-        sim->page_progs[page] = PAGE_TORN;
-        sim->top_page[unit] = (int32_t)(page % sim->pages_per_unit);
+    if (sim->unit_state[page / sim->pages_per_unit] & UNIT_WORN) {
+        tear_page_prog(sim, page, data, spare);
         sim_charge(sim, cost, 1, len);
         sim->stats.io_errors++;
         return STRATA_EIO;
