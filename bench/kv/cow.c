@@ -101,7 +101,7 @@ static int relocate(struct strata_kv *kv, const uint16_t *path, unsigned depth,
     int rc;
     if (depth > 0) {
         struct kv_node pi;
-        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi)) != 0)
+        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi, 1)) != 0)
             return rc;
         g = pi.child;
         if ((rc = kv_slot(kv, part, g, 0, &kind)) != 0)
@@ -122,7 +122,7 @@ static int relocate(struct strata_kv *kv, const uint16_t *path, unsigned depth,
     cp = (uint16_t)(KV_CHILD | g2);
     if (path[depth - 1] >= kv->ck_pn) {
         struct kv_node pi;
-        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi)) != 0)
+        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi, 1)) != 0)
             return rc;
         if (pi.w < kv_slots(kv))
             return prog_slots(kv, path[depth - 1], pi.w, &cp, 1);
@@ -153,7 +153,7 @@ static int reachable(struct strata_kv *kv, unsigned part, uint16_t node, uint32_
     uint16_t kind;
     unsigned i, size;
     int rc;
-    if (depth > 64 || (rc = kv_node_load(kv, part, node, &ni)) != 0)
+    if (depth > 64 || (rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
         return depth > 64 ? STRATA_ECORRUPT : rc;
     if (ni.child == 0)
         return 0;

@@ -71,7 +71,7 @@
 extern "C" {
 #endif
 
-#define STRATA_KV_VERSION 1
+#define STRATA_KV_VERSION 2
 #define STRATA_KV_MAX_DIMS 3
 #define STRATA_KV_MAX_PARTITIONS 8
 #define STRATA_KV_MAX_NODE 128   /* node_size upper bound (bytes) */
@@ -145,11 +145,14 @@ struct strata_kv_state {
 struct strata_kv {
     const struct strata_kv_config *cfg;
     const void *io; /* write path (rollback here; the benchmark baselines plug in theirs) */
-    void *io_ctx;
     struct strata_kv_state st;
     uint32_t gen;        /* bumped by every change: open scans become invalid */
     uint32_t log_seq;    /* sequence number of the log's head segment */
     uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
+    uint32_t psize;      /* geometry derived from the config at open: partition bytes, */
+    uint16_t es, maxn;   /* erase unit bytes, nodes a partition holds, */
+    uint8_t ns, slots, cap, tsl, rs, grp, piv, dims; /* node bytes and slots, records a node
+                            takes, slots of its tail region, record bytes, 2^d, pivots, d */
     uint16_t log_off;    /* next free byte in the head segment */
     uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
     uint8_t log_head, log_win; /* head segment; segment of the last commit */
@@ -168,6 +171,9 @@ struct strata_kv_query {
 };
 
 /* A scan in progress (caller-owned). Fields are private. */
+struct strata_kv_box {
+    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS];
+};
 struct strata_kv_iter {
     struct strata_kv_query q;
     uint32_t gen, returned;
@@ -175,8 +181,8 @@ struct strata_kv_iter {
     uint8_t part, depth, slot, end;
     struct {
         uint16_t node, child;
-        uint8_t next, flags;
-        int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS];
+        uint8_t next;
+        struct strata_kv_box box;
     } stack[STRATA_KV_MAX_DEPTH];
 };
 
@@ -202,13 +208,13 @@ int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg);
  * twice and erases it and the save area (about 70 ms on the MSP430). Power-loss safe. */
 int strata_kv_mount(struct strata_kv *kv, const struct strata_kv_config *cfg);
 
-/* Insert a record. Cost: a descent reading each node on the path whole (node_size bytes, one
- * read per level, plus a 2-byte group-header check), one record program and one 2-byte slot
- * program; at most three 9-byte write marks (first write to
- * the record area, the node area and this node since the last commit); a split adds a 2-byte
- * header and a 2..8-byte tail program (regular split: also re-reads and re-points the node's
- * records); a partition switch adds a blank check of the next partition (erasing what is not
- * blank). STRATA_ENOSPC when the undo log is nearly full or the next partition still waits for a
+/* Insert a record. Cost: a descent reading only the tail region of each internal node on the
+ * path (2 x (spare_slots + pivots + 1) bytes, one read per level) and the target leaf whole (one
+ * more read), one record program and one 2-byte slot program; at most three 8-byte write marks
+ * (first write to the record area, the node area and this node since the last commit); a split
+ * adds a 2-byte header and a 2..8-byte tail program (pivot or regular split: also one read of
+ * the node's slots and one read per record); a partition switch adds a blank check of the next
+ * partition (erasing what is not blank). STRATA_ENOSPC when the undo log is nearly full or the next partition still waits for a
  * commit before it can be cleaned; nothing is written then. Power-loss safe (undone by mount). */
 int strata_kv_put(struct strata_kv *kv, const struct strata_kv_record *rec);
 
