@@ -143,21 +143,22 @@ struct strata_kv_state {
 
 /* The store. All fields are private. */
 struct strata_kv {
+    /* (ordered so that the fields used most sit at small offsets: shorter code on Cortex-M0) */
     const struct strata_kv_config *cfg;
-    const void *io; /* write path (rollback here; the benchmark baselines plug in theirs) */
-    struct strata_kv_state st;
-    uint32_t gen;        /* bumped by every change: open scans become invalid */
-    uint32_t log_seq;    /* sequence number of the log's head segment */
-    uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
+    const void *io;      /* write path (rollback here; the benchmark baselines plug in theirs) */
     uint32_t psize;      /* geometry derived from the config at open: partition bytes, */
     uint16_t es, maxn;   /* erase unit bytes, nodes a partition holds, */
     uint8_t ns, slots, cap, tsl, rs, grp, piv, dims; /* node bytes and slots, records a node
                             takes, slots of its tail region, record bytes, 2^d, pivots, d */
-    uint16_t log_off;    /* next free byte in the head segment */
-    uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
     uint8_t log_head, log_win; /* head segment; segment of the last commit */
     uint8_t hold;        /* partition expired since the last commit (not erasable yet), 0xFF */
     uint8_t flags;       /* area marks written, cleanliness */
+    uint16_t log_off;    /* next free byte in the head segment */
+    uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
+    struct strata_kv_state st;
+    uint32_t gen;        /* bumped by every change: open scans become invalid */
+    uint32_t log_seq;    /* sequence number of the log's head segment */
+    uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
     uint8_t marked[STRATA_KV_MARK_BITS / 8]; /* nodes marked since the last commit */
     struct strata_kv_restore_info restored;
 };
@@ -170,15 +171,17 @@ struct strata_kv_query {
     uint32_t limit; /* stop after this many records; 0 = all */
 };
 
-/* A scan in progress (caller-owned). Fields are private. */
+/* A box of values, inclusive (private to the store and its iterators). */
 struct strata_kv_box {
     int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS];
 };
+
+/* A scan in progress (caller-owned). Fields are private. */
 struct strata_kv_iter {
-    struct strata_kv_query q;
-    uint32_t gen, returned;
-    uint16_t visits;
     uint8_t part, depth, slot, end;
+    uint16_t visits;
+    uint32_t gen, returned;
+    struct strata_kv_query q;
     struct {
         uint16_t node, child;
         uint8_t next;

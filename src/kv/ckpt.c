@@ -6,31 +6,28 @@
  */
 #include "kv_internal.h"
 
+/* The state in the context backup, after the signature (docs/format-kv.md). */
+#define F(field, w) (uint8_t)offsetof(struct strata_kv_state, field), w
+static const uint8_t state_fields[] = {F(seq, 4),   F(pn, 2),   F(pr, 2),     F(gn, 2),
+                                       F(gr, 2),    F(first, 1), F(live, 1), F(map, 0x81),
+                                       F(nrec, 0x82)};
+#undef F
+
 int kv_ckpt_write(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
-    const struct strata_kv_state *st = &kv->st;
-    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN, c[KV_COMMIT_LEN];
-    unsigned len = kv_ctx_len(kv), P = cfg->partitions, i;
-    uint32_t seq = st->seq + 1u;
+    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * cfg->partitions, c[KV_COMMIT_LEN];
+    unsigned len = kv_ctx_len(kv), i;
+    uint32_t seq = kv->st.seq + 1u;
     uint16_t off;
     int rc;
     /* the context backup, built in the buffer and written in one program */
     b[0] = KV_OBJ_CTX;
     kv_put16(b + 1, len);
     kv_put32(b + 3, kv_signature(cfg));
-    kv_put32(b + 7, seq);
-    kv_put16(b + 11, st->pn);
-    kv_put16(b + 13, st->pr);
-    kv_put16(b + 15, st->gn);
-    kv_put16(b + 17, st->gr);
-    b[19] = st->first;
-    b[20] = st->live;
-    for (i = 0; i < P; i++) {
-        p[i] = st->map[i];
-        kv_put16(p + P + 2 * i, st->nrec[i]);
-    }
-    p += 3 * P;
+    kv->st.seq = seq;
+    kv_codec(b + 7, &kv->st, state_fields, sizeof state_fields, cfg->partitions, 0);
+    kv->st.seq = seq - 1u;
     for (i = 0; i < cfg->region_count; i++) {
         memcpy(p, cfg->regions[i].addr, cfg->regions[i].size);
         p += cfg->regions[i].size;
@@ -56,8 +53,8 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
 {
     const struct strata_kv_config *cfg = kv->cfg;
     struct strata_kv_state *st = &kv->st;
-    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN;
     unsigned off = kv_get16(commit->b + 5), len = kv_get16(commit->b + 7), P = cfg->partitions;
+    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * P;
     unsigned i, seen = 0;
     int rc;
     if (off < KV_SEG_HDR || off + KV_VAR_LEN + len > commit->off)
@@ -70,16 +67,10 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
         return STRATA_ECORRUPT;
     if (kv_get32(b + 3) != kv_signature(cfg) || len != kv_ctx_len(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
-    st->seq = kv_get32(b + 7);
-    kv->ck_pn = st->pn = kv_get16(b + 11);
-    kv->ck_pr = st->pr = kv_get16(b + 13);
-    st->gn = kv_get16(b + 15);
-    st->gr = kv_get16(b + 17);
-    st->first = b[19];
-    st->live = b[20];
+    kv_codec(b + 7, st, state_fields, sizeof state_fields, P, 1);
+    kv->ck_pn = st->pn;
+    kv->ck_pr = st->pr;
     for (i = 0; i < P; i++) {
-        st->map[i] = p[i];
-        st->nrec[i] = kv_get16(p + P + 2 * i);
         if (st->map[i] >= P || (seen & (1u << st->map[i])) ||
             st->nrec[i] > kv->psize / kv->rs)
             return STRATA_ECORRUPT; /* not a permutation, or impossible counts */
@@ -89,7 +80,6 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
         st->live >= P || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
         (uint32_t)(st->pn + 1u) * kv->ns + (uint32_t)st->pr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;
-    p += 3 * P;
     for (i = 0; i < cfg->region_count; i++) {
         memcpy(cfg->regions[i].addr, p, cfg->regions[i].size);
         p += cfg->regions[i].size;

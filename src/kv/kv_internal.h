@@ -149,6 +149,10 @@ int kv_commit(struct strata_kv *kv);
 
 /* Check the config and the device; 0, STRATA_EINVAL or STRATA_EDEVICE. Fills kv's geometry. */
 int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *cfg);
+/* Copy fields between a struct at `base` and little-endian bytes at b: desc holds n bytes of
+ * (offset, width) pairs; a width with bit 7 set is an array of `count` such fields. */
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned count,
+              int decode);
 /* Signature of the format-relevant configuration (stored in every context backup). */
 uint32_t kv_signature(const struct strata_kv_config *cfg);
 /* Blank-check a unit and erase it unless blank. */
@@ -164,9 +168,19 @@ int kv_ferase(const struct strata_kv *kv, uint32_t unit);
 #define KV_SCAN_ZERO 2
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
                   uint32_t *crc);
-int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len);
-int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off, const void *buf,
-                 uint32_t len);
+/* Read (prog 0) or program [off, off+len) of a partition; ECORRUPT if out of it. */
+int kv_part_io(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
+               int prog);
+static inline int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf,
+                               uint32_t len)
+{
+    return kv_part_io(kv, part, off, buf, len, 0);
+}
+static inline int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off,
+                               const void *buf, uint32_t len)
+{
+    return kv_part_io(kv, part, off, (void *)buf, len, 1);
+}
 
 /* ---- node.c: reading the quadtree ------------------------------------------------------------- */
 

@@ -74,31 +74,50 @@ int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *c)
     return 0;
 }
 
-/* Little-endian bytes of the format-relevant config fields: (offset, width) pairs. */
-#define F(field) (uint8_t)offsetof(struct strata_kv_config, field), (uint8_t)sizeof(((struct strata_kv_config *)0)->field)
-static const uint8_t sig_fields[] = {
-    F(first_unit), F(log_units),    F(partition_units), F(partitions),      F(dims),
-    F(payload_size), F(spare_slots), F(node_size),      F(garbage_reserve), F(flags),
-    F(lo[0]),      F(hi[0]),        F(lo[1]),           F(hi[1]),           F(lo[2]),
-    F(hi[2])};
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned count,
+              int decode)
+{
+    unsigned i, k, reps;
+    for (i = 0; i < n; i += 2) {
+        uint8_t *f = (uint8_t *)base + desc[i];
+        unsigned w = desc[i + 1] & 0x7Fu;
+        for (reps = desc[i + 1] & 0x80u ? count : 1u; reps > 0; reps--, f += w) {
+            uint32_t v = w == 1 ? *f : w == 2 ? *(uint16_t *)f : *(uint32_t *)f;
+            if (decode)
+                v = 0;
+            for (k = 0; k < w; k++, b++) {
+                if (decode)
+                    v |= (uint32_t)*b << (8 * k);
+                else
+                    *b = (uint8_t)(v >> (8 * k));
+            }
+            if (decode && w == 1)
+                *f = (uint8_t)v;
+            else if (decode && w == 2)
+                *(uint16_t *)f = (uint16_t)v;
+            else if (decode)
+                *(uint32_t *)f = v;
+        }
+    }
+}
+
+/* The format-relevant config fields, in signature order; the domain (last) runs over d dims. */
+#define F(field, w) (uint8_t)offsetof(struct strata_kv_config, field), w
+static const uint8_t sig_fields[] = {F(first_unit, 4), F(log_units, 2), F(partition_units, 2),
+                                     F(partitions, 1), F(dims, 1), F(payload_size, 1),
+                                     F(spare_slots, 1), F(node_size, 2), F(garbage_reserve, 2),
+                                     F(lo, 0x82), F(hi, 0x82)};
 #undef F
 
 uint32_t kv_signature(const struct strata_kv_config *c)
 {
-    uint8_t b[48], *p = b;
-    unsigned i, k, n = sizeof sig_fields - 2u * 2u * (STRATA_KV_MAX_DIMS - c->dims);
-    *p++ = STRATA_KV_VERSION;
-    for (i = 0; i < n; i += 2) {
-        const uint8_t *f = (const uint8_t *)c + sig_fields[i];
-        uint32_t v = sig_fields[i + 1] == 1 ? *f : sig_fields[i + 1] == 2 ? *(const uint16_t *)f
-                                                                         : *(const uint32_t *)f;
-        if (f == (const uint8_t *)&c->flags)
-            v &= STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT; /* the undo method may change */
-        for (k = 0; k < sig_fields[i + 1]; k++)
-            *p++ = (uint8_t)(v >> (8 * k));
-    }
-    kv_put32(p, (uint32_t)regions_size(c));
-    return strata_crc32(0, b, (size_t)(p + 4 - b));
+    uint8_t b[40];
+    b[0] = STRATA_KV_VERSION;
+    kv_codec(b + 1, (void *)c, sig_fields, sizeof sig_fields, c->dims, 0);
+    /* 1 + 16 bytes of scalars, 4 per dimension; then the split flags and the regions' size */
+    kv_put16(b + 17 + 4u * c->dims, c->flags & (STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
+    kv_put32(b + 19 + 4u * c->dims, (uint32_t)regions_size(c));
+    return strata_crc32(0, b, 23u + 4u * c->dims);
 }
 
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
@@ -133,24 +152,13 @@ int kv_unit_clean(struct strata_kv *kv, uint32_t unit)
     return rc ? 0 : kv_ferase(kv, kv->cfg->first_unit + unit);
 }
 
-static int part_io(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
-                   int prog)
+int kv_part_io(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
+               int prog)
 {
     uint32_t addr = kv_unit_addr(kv, kv_part_unit(kv, part)) + off;
     if (off > kv->psize || len > kv->psize - off)
         return STRATA_ECORRUPT;
     return prog ? kv_fprog(kv, addr, buf, len) : kv_fread(kv, addr, buf, len);
-}
-
-int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
-{
-    return part_io(kv, part, off, buf, len, 0);
-}
-
-int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off, const void *buf,
-                 uint32_t len)
-{
-    return part_io(kv, part, off, (void *)buf, len, 1);
 }
 
 /* The one place the store reaches the flash contract (its inline wrappers, once). */
