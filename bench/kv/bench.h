@@ -38,6 +38,9 @@ struct store_ops {
     void (*destroy)(struct store *s);
 };
 extern const struct store_ops rb_ops, wal_ops, cow_ops;
+/* COW compacts a full partition whose live share is below this (default 0.7). */
+#define COW_THRESHOLD_DEFAULT 0.7
+extern double cow_threshold;
 
 /* ---- the intermittent run (run.c) ----------------------------------------------------------- */
 
@@ -67,6 +70,8 @@ struct run_result {
     struct lat insert_dev; /* device (flash) time of inserts only, without the compute model */
     uint64_t flash_only_cycles;
     uint32_t live;       /* records retrievable at the end */
+    double live_sum;     /* records held after each commit, summed (average: / live_samples) */
+    uint64_t live_samples;
     uint64_t hash;       /* of every record retrieved, in scan order */
     uint32_t wear_max;
     uint32_t marks, slots_zeroed, units_restored, fallbacks; /* summed over restores */

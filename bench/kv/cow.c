@@ -20,7 +20,9 @@ struct store {
     int compacting;
 };
 
-#define COW_THRESHOLD 0.5 /* compact a full partition that is less than half live */
+/* Compact a full partition whose live share (reachable nodes and records over bytes used) is
+ * below this. The paper gives no value; see docs/kv.md and the bench's sensitivity table. */
+double cow_threshold = COW_THRESHOLD_DEFAULT;
 
 static struct store *of(struct strata_kv *kv)
 {
@@ -241,7 +243,7 @@ static int cow_full(struct strata_kv *kv)
         return rc;
     used = (uint32_t)kv->st.pn * kv->cfg->node_size + (uint32_t)kv->st.pr * kv_recsize(kv);
     live = nodes * kv->cfg->node_size + (uint32_t)kv->st.nrec[p] * kv_recsize(kv);
-    if ((double)live >= COW_THRESHOLD * used || kv->hold != KV_NONE)
+    if ((double)live >= cow_threshold * used || kv->hold != KV_NONE)
         return kv_switch(kv);
     return compact(kv);
 }

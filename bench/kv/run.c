@@ -41,7 +41,7 @@ void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint
     c->first_unit = f->geo.erase_count - (16u + 2u + 160u);
     c->dims = 2;
     c->payload_size = 0; /* 9-byte records: ts, humidity, temperature, check */
-    c->spare_slots = 3;
+    c->spare_slots = 5;
     c->node_size = 64;
     c->garbage_reserve = 2048;
     c->flags = flags;
@@ -223,6 +223,14 @@ void run(const struct run_cfg *c, struct run_result *r)
                 if ((rc = c->ops->commit(s)) != 0)
                     break;
                 lat_add(&r->commit, m.e.st.on_s - t0);
+                {
+                    /* records the store holds after each commit (space utilisation) */
+                    const struct strata_kv *kv = c->ops->kv(s);
+                    unsigned p;
+                    for (p = 0; p < kv->st.live; p++)
+                        r->live_sum += kv->st.nrec[kv_live_part(kv, p)];
+                    r->live_samples++;
+                }
             }
         }
         if (rc == 0)
