@@ -155,12 +155,12 @@ struct strata_kv {
     uint8_t flags;       /* area marks written, cleanliness */
     uint16_t log_off;    /* next free byte in the head segment */
     uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
+    struct strata_kv_restore_info restored;
     struct strata_kv_state st;
     uint32_t gen;        /* bumped by every change: open scans become invalid */
     uint32_t log_seq;    /* sequence number of the log's head segment */
     uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
     uint8_t marked[STRATA_KV_MARK_BITS / 8]; /* nodes marked since the last commit */
-    struct strata_kv_restore_info restored;
 };
 
 /* Query: a box on the values (inclusive), an optional time window, an optional limit. */

@@ -62,8 +62,8 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
     if ((rc = kv_fread(kv, kv_unit_addr(kv, commit->seg) + off, b, KV_VAR_LEN + len)) != 0)
         return rc;
     if (b[0] != KV_OBJ_CTX || kv_get16(b + 1) != len ||
-        kv_get32(b + 3 + len) != strata_crc32(0, b, 3 + len) ||
-        memcmp(b + 3 + len, commit->b + 9, 4) != 0 || len < KV_STATE_LEN + 3u * P)
+        kv_get32(commit->b + 9) != kv_get32(b + 3 + len) ||
+        kv_get32(b + 3 + len) != strata_crc32(0, b, 3 + len))
         return STRATA_ECORRUPT;
     if (kv_get32(b + 3) != kv_signature(cfg) || len != kv_ctx_len(kv))
         return STRATA_EINVAL; /* formatted with another configuration */

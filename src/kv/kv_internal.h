@@ -39,6 +39,39 @@
 #define KV_F_OPEN 0x04u  /* mounted */
 #define KV_F_SPARE 0x08u /* the next partition is known to be erased */
 
+/* ---- optional features -----------------------------------------------------------------------
+ * The default build has every feature of the issue. A build for a device that needs less may
+ * leave out what the paper calls optional (make size reports both): STRATA_KV_NO_PIVOT (pivot
+ * split), STRATA_KV_NO_REGULAR_SPLIT (the classic split, kept for the paper's comparison),
+ * STRATA_KV_FIXED_DIMS (d = 2 only), STRATA_KV_NO_PAYLOAD; STRATA_KV_MINIMAL sets all four.
+ * Such a build refuses a config that asks for what it left out (STRATA_EINVAL). */
+#ifdef STRATA_KV_MINIMAL
+#define STRATA_KV_NO_PIVOT
+#define STRATA_KV_NO_REGULAR_SPLIT
+#define STRATA_KV_FIXED_DIMS
+#define STRATA_KV_NO_PAYLOAD
+#endif
+#ifdef STRATA_KV_NO_PIVOT
+#define KV_PIV(kv) 0u
+#else
+#define KV_PIV(kv) ((unsigned)(kv)->piv)
+#endif
+#ifdef STRATA_KV_NO_REGULAR_SPLIT
+#define KV_REGULAR(kv) 0
+#else
+#define KV_REGULAR(kv) (((kv)->cfg->flags & STRATA_KV_REGULAR_SPLIT) != 0)
+#endif
+#ifdef STRATA_KV_FIXED_DIMS
+#define KV_DIMS(kv) 2u
+#else
+#define KV_DIMS(kv) ((unsigned)(kv)->dims)
+#endif
+#ifdef STRATA_KV_NO_PAYLOAD
+#define KV_PAYLOAD(kv) 0u
+#else
+#define KV_PAYLOAD(kv) ((unsigned)(kv)->cfg->payload_size)
+#endif
+
 /* ---- little-endian helpers ------------------------------------------------------------------ */
 
 static inline uint16_t kv_get16(const uint8_t *p)

@@ -44,6 +44,22 @@ int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *c)
         c->log_units > 32 || c->partition_units == 0 || c->buffer == NULL ||
         (c->flags & ~7u) != 0 || (regions = regions_size(c)) < 0)
         return STRATA_EINVAL;
+#ifdef STRATA_KV_NO_PIVOT
+    if (c->flags & STRATA_KV_PIVOT)
+        return STRATA_EINVAL;
+#endif
+#ifdef STRATA_KV_NO_REGULAR_SPLIT
+    if (c->flags & STRATA_KV_REGULAR_SPLIT)
+        return STRATA_EINVAL;
+#endif
+#ifdef STRATA_KV_FIXED_DIMS
+    if (c->dims != 2)
+        return STRATA_EINVAL;
+#endif
+#ifdef STRATA_KV_NO_PAYLOAD
+    if (c->payload_size != 0)
+        return STRATA_EINVAL;
+#endif
     for (j = 0; j < c->dims; j++)
         if (c->lo[j] > c->hi[j])
             return STRATA_EINVAL;
@@ -55,7 +71,8 @@ int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *c)
     kv->grp = (uint8_t)(1u << c->dims);
     kv->piv = (uint8_t)(c->flags & STRATA_KV_PIVOT ? c->dims : 0u);
     kv->rs = (uint8_t)(5u + 2u * c->dims + c->payload_size);
-    kv->maxn = (uint16_t)(psize / c->node_size);
+    j = psize / c->node_size;
+    kv->maxn = (uint16_t)j;
     /* a node must hold at least two records; its tail region (pivots, child pointer, spare
      * slots) leaves cap = slots - 2 - pivots - spare record slots besides the group header */
     if (kv->slots < 4u + kv->piv + c->spare_slots)
@@ -66,9 +83,10 @@ int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *c)
      * indices fit the slot encoding; the reserve leaves room for real data */
     if (KV_SEG_HDR + KV_VAR_LEN + KV_STATE_LEN + 3u * c->partitions + (uint32_t)regions +
                 KV_COMMIT_LEN > kv->es ||
-        (uint64_t)c->first_unit + c->log_units + 2u + (uint64_t)c->partitions * c->partition_units >
-            c->flash->geo.erase_count ||
-        psize / c->node_size >= 0x7FFEu || psize / kv->rs >= 0x7FFFu ||
+        c->first_unit > c->flash->geo.erase_count ||
+        c->log_units + 2u + (uint32_t)c->partitions * c->partition_units >
+            c->flash->geo.erase_count - c->first_unit ||
+        j >= 0x7FFEu || psize >= 0x7FFFu * kv->rs ||
         (uint32_t)c->garbage_reserve + 4u * c->node_size * kv->grp + kv->rs > psize)
         return STRATA_EINVAL;
     return 0;

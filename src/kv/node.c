@@ -38,8 +38,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
             if (ni->child == 0 || ni->child >= kv->maxn)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
-            for (j = 0; i >= t + kv->piv && j < kv->piv; j++)
-                ni->pivot[j] = kv_get16(b + 2 * (i - kv->piv + j));
+            for (j = 0; i >= t + KV_PIV(kv) && j + 1u <= KV_PIV(kv); j++)
+                ni->pivot[j] = kv_get16(b + 2 * (i - KV_PIV(kv) + j));
         }
         break;
     }
@@ -57,9 +57,10 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth)
 {
     unsigned j;
+    (void)kv;
     if (depth + 1u >= STRATA_KV_MAX_DEPTH)
         return 1;
-    for (j = 0; j < kv->dims; j++)
+    for (j = 0; j < KV_DIMS(kv); j++)
         if (b->lo[j] != b->hi[j])
             return 0;
     return 1;
@@ -69,8 +70,9 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
                  unsigned k, struct strata_kv_box *out)
 {
     unsigned j;
+    (void)kv;
     *out = *b;
-    for (j = 0; j < kv->dims; j++) {
+    for (j = 0; j < KV_DIMS(kv); j++) {
         int32_t lo = b->lo[j], hi = b->hi[j];
         /* the box divides into [lo, p] and [p + 1, hi] */
         int32_t p = pivot ? (int32_t)pivot[j] - 32768 : lo + (hi - lo) / 2;
@@ -104,7 +106,8 @@ int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi)
 {
     unsigned j;
-    for (j = 0; j < kv->dims; j++)
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++)
         if (ahi[j] < blo[j] || alo[j] > bhi[j])
             return 0;
     return 1;
@@ -112,20 +115,20 @@ int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
 
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
 {
-    unsigned j, n = kv->rs - 1u, d = kv->dims;
+    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
     kv_put32(b, r->ts);
     for (j = 0; j < d; j++)
         kv_put16(b + 4 + 2 * j, (uint16_t)r->v[j]);
-    memset(b + 4 + 2 * d, 0, kv->cfg->payload_size);
+    memset(b + 4 + 2 * d, 0, KV_PAYLOAD(kv));
     if (r->payload)
-        memcpy(b + 4 + 2 * d, r->payload, kv->cfg->payload_size);
+        memcpy(b + 4 + 2 * d, r->payload, KV_PAYLOAD(kv));
     b[n] = (uint8_t)(strata_crc32(0, b, n) & 0x7Fu);
 }
 
 int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata_kv_record *r)
 {
     uint8_t b[KV_MAX_REC];
-    unsigned j, n = kv->rs - 1u, d = kv->dims;
+    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
     int rc;
     if (ptr == 0 || (uint32_t)ptr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;
@@ -137,6 +140,6 @@ int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata
     for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
         r->v[j] = (int16_t)(j < d ? kv_get16(b + 4 + 2 * j) : 0);
     if (r->payload)
-        memcpy(r->payload, b + 4 + 2 * d, kv->cfg->payload_size);
+        memcpy(r->payload, b + 4 + 2 * d, KV_PAYLOAD(kv));
     return 0;
 }

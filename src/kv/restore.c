@@ -20,27 +20,30 @@
 #include "kv_internal.h"
 
 /* Step 2 for one node mark: slots [m, w) were written after the checkpoint. */
-static int undo_node(struct strata_kv *kv, unsigned part, uint16_t node, unsigned m,
+static int undo_node(struct strata_kv *kv, unsigned part, uint32_t off, unsigned m,
                      const struct kv_obj *commit)
 {
     uint8_t *b = kv->cfg->buffer;
     unsigned S = kv->slots, w, f = 0, l = 0, zeros = 0;
-    uint32_t off = kv_node_off(kv, node);
     int rc;
     if (m == 0 || m >= S)
         return STRATA_ECORRUPT;
     if ((rc = kv_read_part(kv, part, off, b, kv->ns)) != 0)
         return rc;
     /* zeros before the mark; the first and the last non-zero slot from it */
-    for (w = 1; w < S && kv_get16(b + 2 * w) != KV_FREE; w++) {
-        if (kv_get16(b + 2 * w) != 0)
-            l = w + 1u;
-        else if (w < m)
-            zeros++;
-        if (w >= m && !f && kv_get16(b + 2 * w) != 0)
+    for (w = 1; w < S; w++) {
+        uint16_t v = kv_get16(b + 2 * w);
+        if (v == KV_FREE)
+            break;
+        if (v == 0) {
+            zeros += w < m;
+            continue;
+        }
+        if (w >= m && !f)
             f = w;
+        l = w + 1u;
     }
-    if (w <= m || !f)
+    if (!f)
         return 0; /* nothing (left) after this mark */
     if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || zeros + (w - m) > kv->cfg->spare_slots) {
         kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
@@ -51,64 +54,11 @@ static int undo_node(struct strata_kv *kv, unsigned part, uint16_t node, unsigne
                          2u * (l - f), KV_SCAN_ZERO, NULL);
 }
 
-/* Node groups from *n until an erased header, at most up to the checkpoint's record area. */
-static int scan_nodes(struct strata_kv *kv, unsigned part, uint16_t *n)
-{
-    uint32_t limit = (kv->psize - (uint32_t)kv->ck_pr * kv->rs) / kv->ns;
-    while (*n < limit) {
-        uint16_t h;
-        int rc = kv_slot(kv, part, *n, 0, &h);
-        if (rc != 0)
-            return rc;
-        if (h == KV_FREE)
-            return 0;
-        *n = (uint16_t)(*n + (h == KV_HDR_QUAD ? kv->grp : 1u));
-    }
-    if (*n > limit)
-        *n = (uint16_t)limit; /* a damaged header: never claim the record area */
-    return 0;
-}
-
-/* Records from *r until an erased one, at most down to the checkpoint's node area and its
- * guard node. */
-static int scan_recs(struct strata_kv *kv, unsigned part, uint16_t *r)
-{
-    uint32_t floor = ((uint32_t)kv->ck_pn + 1u) * kv->ns;
-    while ((uint32_t)(*r + 1u) * kv->rs + floor <= kv->psize) {
-        int rc = kv_scan_flash(kv, kv_unit_addr(kv, kv_part_unit(kv, part)) + kv_rec_off(kv, *r),
-                               kv->rs, KV_SCAN_BLANK, NULL);
-        if (rc != 0)
-            return rc < 0 ? rc : 0;
-        (*r)++;
-    }
-    return 0; /* the area is full down to the nodes */
-}
-
-/* Step 3 with erase undo: the units holding new nodes (top down) and new records (bottom up). */
-static int undo_areas(struct strata_kv *kv, unsigned part, uint16_t pn, uint16_t pr,
-                      const struct kv_obj *commit)
-{
-    uint32_t es = kv->es, N = kv->ns, u, lo, hi;
-    int rc;
-    if (pn > kv->ck_pn)
-        for (u = ((uint32_t)pn * N - 1u) / es + 1u; u-- > (uint32_t)kv->ck_pn * N / es;)
-            if ((rc = kv_undo_unit(kv, part, u, commit, 1)) != 0)
-                return rc;
-    if (pr > kv->ck_pr) {
-        lo = kv_rec_off(kv, pr - 1u);
-        hi = kv_rec_off(kv, kv->ck_pr) + kv->rs;
-        for (u = lo / es; u <= (hi - 1u) / es; u++)
-            if ((rc = kv_undo_unit(kv, part, u, commit, 1)) != 0)
-                return rc;
-    }
-    return 0;
-}
-
 int kv_restore(struct strata_kv *kv, const struct kv_obj *commit)
 {
-    unsigned part = kv_cur(kv);
-    uint16_t pn = kv->ck_pn, pr = kv->ck_pr;
-    uint32_t garbage;
+    unsigned part = kv_cur(kv), cn = kv->ck_pn, cr = kv->ck_pr, es = kv->es, u, last;
+    uint32_t base = kv_unit_addr(kv, kv_part_unit(kv, part)), limit;
+    uint16_t pn = (uint16_t)cn, pr = (uint16_t)cr;
     struct kv_cursor c;
     struct kv_obj o;
     int rc;
@@ -124,29 +74,53 @@ int kv_restore(struct strata_kv *kv, const struct kv_obj *commit)
             kv->flags |= KV_F_RAREA;
         else if (o.type != KV_OBJ_NODE)
             continue;
-        else if (node < kv->ck_pn) {
-            if ((rc = undo_node(kv, part, node, o.b[3], commit)) != 0)
+        else if (node < cn) {
+            if ((rc = undo_node(kv, part, kv_node_off(kv, node), o.b[3], commit)) != 0)
                 return rc;
             if (node < STRATA_KV_MARK_BITS)
                 kv->marked[node / 8u] |= (uint8_t)(1u << (node % 8u));
         }
         kv->restored.marks++;
     }
-    if (rc < 0 || ((kv->flags & KV_F_RAREA) && (rc = scan_recs(kv, part, &pr)) != 0) ||
-        ((kv->flags & KV_F_NAREA) && (rc = scan_nodes(kv, part, &pn)) != 0))
+    if (rc < 0)
         return rc;
-    garbage = ((uint32_t)kv->st.gn + pn - kv->ck_pn + 1u) * kv->ns +
-              ((uint32_t)kv->st.gr + pr - kv->ck_pr) * kv->rs;
-    if (pn > kv->ck_pn || pr > kv->ck_pr) {
+    /* step 3: records until an erased one (down to the checkpoint's nodes and a guard node),
+     * node groups until an erased header (up to the checkpoint's records) */
+    limit = kv->psize - ((uint32_t)cn + 1u) * kv->ns;
+    while ((kv->flags & KV_F_RAREA) && (uint32_t)(pr + 1u) * kv->rs <= limit &&
+           (rc = kv_scan_flash(kv, base + kv_rec_off(kv, pr), kv->rs, KV_SCAN_BLANK, NULL)) == 0)
+        pr++;
+    limit = (kv->psize - cr * kv->rs) / kv->ns;
+    while ((kv->flags & KV_F_NAREA) && rc >= 0 && pn < limit) {
+        uint8_t h[2];
+        if ((rc = kv_fread(kv, base + kv_node_off(kv, pn), h, 2)) != 0)
+            return rc;
+        if (kv_get16(h) == KV_FREE)
+            break;
+        pn = (uint16_t)(pn + (kv_get16(h) == KV_HDR_QUAD ? kv->grp : 1u));
+        if (pn > limit)
+            pn = (uint16_t)limit; /* a damaged header: never claim the record area */
+    }
+    if (rc < 0)
+        return rc;
+    if (pn > cn || pr > cr) {
+        uint32_t garbage = ((uint32_t)kv->st.gn + pn - cn + 1u) * kv->ns +
+                           ((uint32_t)kv->st.gr + pr - cr) * kv->rs;
         if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || garbage > kv->cfg->garbage_reserve) {
+            /* erase undo, far end first: node units top down, record units bottom up */
             kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
-            if ((rc = undo_areas(kv, part, pn, pr, commit)) != 0)
-                return rc;
+            for (u = (kv_node_off(kv, pn) + es - 1u) / es; pn > cn && u-- > kv_node_off(kv, cn) / es;)
+                if ((rc = kv_undo_unit(kv, part, u, commit, 1)) != 0)
+                    return rc;
+            last = (kv_rec_off(kv, cr) + kv->rs - 1u) / es;
+            for (u = kv_rec_off(kv, pr - 1u) / es; pr > cr && u <= last; u++)
+                if ((rc = kv_undo_unit(kv, part, u, commit, 1)) != 0)
+                    return rc;
         } else {
-            kv->restored.garbage_nodes = (uint16_t)(pn - kv->ck_pn);
-            kv->restored.garbage_records = (uint16_t)(pr - kv->ck_pr);
-            kv->st.gn = (uint16_t)(kv->st.gn + pn - kv->ck_pn);
-            kv->st.gr = (uint16_t)(kv->st.gr + pr - kv->ck_pr);
+            kv->restored.garbage_nodes = (uint16_t)(pn - cn);
+            kv->restored.garbage_records = (uint16_t)(pr - cr);
+            kv->st.gn = (uint16_t)(kv->st.gn + pn - cn);
+            kv->st.gr = (uint16_t)(kv->st.gr + pr - cr);
             kv->st.pn = pn;
             kv->st.pr = pr;
         }

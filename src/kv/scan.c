@@ -30,8 +30,8 @@ static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
         /* records end where the tail begins; after a regular (migrating) split the node's own
          * pointers are stale, unless it was a chain split */
         int chain = kv_is_chain(kv, b, it->depth - 1u);
-        it->end = (uint8_t)(ni.tail - (chain ? 0u : kv->piv));
-        if (!chain && (kv->cfg->flags & STRATA_KV_REGULAR_SPLIT))
+        it->end = (uint8_t)(ni.tail - (chain ? 0u : KV_PIV(kv)));
+        if (!chain && KV_REGULAR(kv))
             it->end = 1;
     }
     return 0;
@@ -71,10 +71,10 @@ static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned 
     if (kv_is_chain(kv, &b, it->depth - 1u))
         return enter(kv, it, part, TOP(it)->child, &b); /* same box: replace the top */
     ni.pivot[0] = 0;
-    if (kv->piv && (rc = kv_node_load(kv, part, TOP(it)->node, &ni, 0)) != 0)
+    if (KV_PIV(kv) && (rc = kv_node_load(kv, part, TOP(it)->node, &ni, 0)) != 0)
         return rc;
     for (k = TOP(it)->next; k < kv->grp; k++) {
-        rc = kv_child_box(kv, &b, kv->piv ? ni.pivot : NULL, k, &child);
+        rc = kv_child_box(kv, &b, KV_PIV(kv) ? ni.pivot : NULL, k, &child);
         if (rc < 0)
             return rc;
         if (rc == 0 && kv_meets(kv, child.lo, child.hi, it->q.lo, it->q.hi)) {
@@ -117,10 +117,6 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
                 return 0; /* finished (part stays past the end) */
             memcpy(b.lo, kv->cfg->lo, sizeof b.lo);
             memcpy(b.hi, kv->cfg->hi, sizeof b.hi);
-            if (!kv_meets(kv, b.lo, b.hi, it->q.lo, it->q.hi)) {
-                it->part = 0xFF;
-                return 0;
-            }
             it->visits = 0;
             part = kv_live_part(kv, it->part++);
             it->depth = 1;
@@ -169,15 +165,15 @@ int strata_kv_get(struct strata_kv *kv, const int16_t *values, struct strata_kv_
     memset(&q, 0, sizeof q);
     if ((rc = strata_kv_scan_open(kv, &it, &q)) != 0)
         return rc;
-    memcpy(it.q.lo, values, kv->dims * sizeof *values);
-    memcpy(it.q.hi, values, kv->dims * sizeof *values);
+    memcpy(it.q.lo, values, KV_DIMS(kv) * sizeof *values);
+    memcpy(it.q.hi, values, KV_DIMS(kv) * sizeof *values);
     r.payload = out->payload ? payload : NULL;
     while ((rc = strata_kv_scan_next(kv, &it, &r)) == 1) {
         if (!found || r.ts >= best.ts) {
             best = r;
             found = 1;
             if (r.payload)
-                memcpy(out->payload, payload, kv->cfg->payload_size);
+                memcpy(out->payload, payload, KV_PAYLOAD(kv));
         }
     }
     if (rc != 0)

@@ -47,7 +47,7 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
         }
         next = ni.child; /* a chain node continues its parent's box */
         if (!kv_is_chain(kv, &p->box, p->level)) {
-            const uint16_t *pv = kv->piv ? ni.pivot : NULL;
+            const uint16_t *pv = KV_PIV(kv) ? ni.pivot : NULL;
             unsigned k = kv_quadrant(kv, &p->box, pv, v);
             if (kv_child_box(kv, &p->box, pv, k, &p->box) != 0)
                 return STRATA_ECORRUPT;
@@ -92,7 +92,7 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
             return rc;
         if (!kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
             continue;
-        for (j = 0; j < kv->dims; j++)
+        for (j = 0; j < KV_DIMS(kv); j++)
             ps->sum[j] += r.v[j];
         ps->n++;
         if (ps->parent) {
@@ -114,7 +114,8 @@ static void make_pivot(const struct strata_kv *kv, const struct strata_kv_box *b
                        uint16_t *out)
 {
     unsigned j;
-    for (j = 0; j < kv->dims; j++) {
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++) {
         int32_t lo = b->lo[j], hi = b->hi[j], q = (hi - lo) / 4, p = lo + (hi - lo) / 2;
         if (ps->n)
             p = (int32_t)(((uint32_t)(ps->sum[j] + 32768 * (int32_t)ps->n)) / ps->n) - 32768;
@@ -134,7 +135,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
     const struct kv_io *io = kv_io(kv);
     unsigned part = kv_cur(kv), end = p->w;
     uint16_t leaf = p->path[p->depth];
-    int regular = (kv->cfg->flags & STRATA_KV_REGULAR_SPLIT) != 0;
+    int regular = KV_REGULAR(kv);
     for (;;) {
         int chain = kv_is_chain(kv, &p->box, p->level);
         uint16_t tail[STRATA_KV_MAX_DIMS + 1], g = 0, *pivot = NULL;
@@ -143,12 +144,12 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         int rc;
         memset(&ps, 0, sizeof ps);
         ps.box = &p->box;
-        if (!chain && kv->piv) {
+        if (!chain && KV_PIV(kv)) {
             if ((rc = pass(kv, &ps, part, leaf, end)) != 0)
                 return rc;
             make_pivot(kv, &p->box, &ps, tail);
             pivot = tail;
-            n = kv->dims;
+            n = KV_DIMS(kv);
         }
         p->need += chain ? 1u : kv->grp;
         if (!dry && (rc = io->group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
