@@ -47,12 +47,13 @@
  * restore is cut right there), far within the MSP430's per-row program-time limit (16 ms, about
  * 888 byte programs per 128-byte row between erases).
  *
- * RAM: sizeof(struct strata_kv) = 152 B on Cortex-M0+ (168 B on a 64-bit host), of which
+ * RAM: sizeof(struct strata_kv) = 164 B on Cortex-M0+ (176 B on a 64-bit host), of which
  * 18 + 3 x partitions bytes go into each checkpoint; the caller's buffer (erase_size bytes, used
- * by restore, erase undo and the log); sizeof(struct strata_kv_iter) = 368 B per open scan (get
+ * by restore, erase undo and commit); sizeof(struct strata_kv_iter) = 368 B per open scan (get
  * and count keep one on the stack). Worst-case stack on Cortex-M0+ (make size, driver excluded):
- * put 780 B, get 832 B, count 776 B, mount 520 B, commit 352 B. No heap, no globals; several stores may
- * coexist.
+ * put 748 B, get 840 B, count 736 B, mount 424 B, commit 288 B. No heap, no globals; several
+ * stores may coexist. Code: 10,074 B of text on Cortex-M0+ (make size; 9,116 B built with
+ * STRATA_KV_MINIMAL, without pivot and regular split, d = 3 and payloads).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash,
  * STRATA_EDEVICE unsuitable medium, STRATA_EUNFORMATTED no checkpoint found, STRATA_ECORRUPT
@@ -217,22 +218,24 @@ int strata_kv_mount(struct strata_kv *kv, const struct strata_kv_config *cfg);
  * (first write to the record area, the node area and this node since the last commit); a split
  * adds a 2-byte header and a 2..8-byte tail program (pivot or regular split: also one read of
  * the node's slots and one read per record); a partition switch adds a blank check of the next
- * partition (erasing what is not blank). STRATA_ENOSPC when the undo log is nearly full or the next partition still waits for a
- * commit before it can be cleaned; nothing is written then. Power-loss safe (undone by mount). */
+ * partition (erasing what is not blank). STRATA_ENOSPC when the undo log is nearly full or the
+ * next partition still waits for a commit before it can be cleaned; nothing is written then.
+ * Power-loss safe (undone by mount). */
 int strata_kv_put(struct strata_kv *kv, const struct strata_kv_record *rec);
 
 /* Checkpoint: save the registered regions and the store's state, then the commit record; then
  * recycle log segments that hold only obsolete objects and clean (erase) a partition that expired
- * before this checkpoint. Cost: 2 programs (29 + 2 x partitions + regions bytes, 17 bytes),
+ * before this checkpoint. Cost: 2 programs (25 + 3 x partitions + regions bytes, 17 bytes),
  * about one segment erase per segment of log written since the last commit, and the erase of an
  * expired partition (once per partition switch). Power-loss safe. */
 int strata_kv_commit(struct strata_kv *kv);
 
 /* Scans. open checks the query; next returns 1 with *out filled, 0 at the end, or an error.
  * Records come oldest partition first, then in tree order. Any put/commit/mount invalidates an
- * open scan (next returns STRATA_EINVAL). Cost per node visited: one whole-node read, then its
- * record slots one 2-byte read each; per candidate record: one record read; subtrees whose box
- * misses the query are skipped. Read only. */
+ * open scan (next returns STRATA_EINVAL). Cost per node visited: a read of its tail region (and
+ * of the rest of a leaf; with pivots one more tail read per child visited), then its record slots
+ * one 2-byte read each; per candidate record: one record read; subtrees whose box misses the
+ * query are skipped. Read only. */
 int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
                         const struct strata_kv_query *q);
 int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
