@@ -68,6 +68,8 @@ struct run_result {
     double flash_only_s; /* device time of the flash operations alone */
     struct lat insert, commit, restore, scan;
     struct lat insert_dev; /* device (flash) time of inserts only, without the compute model */
+    double insert_erase_s; /* ... of which erases (a partition switch cleaning what a cut
+                              cleaning left, a log segment opened) */
     uint64_t flash_only_cycles;
     uint32_t live;       /* records retrievable at the end */
     double live_sum;     /* records held after each commit, summed (average: / live_samples) */

@@ -137,7 +137,8 @@ static void cow_table(struct strata_report *rep, const struct run_result *rb)
 
 static void latency_table(struct strata_report *rep, struct run_result *res)
 {
-    static const char *const cols[] = {"store", "insert avg / max (ms)", "insert flash time avg (ms)",
+    static const char *const cols[] = {"store", "insert avg / max (ms)",
+                                       "insert flash time avg (ms), of which erases",
                                        "commit avg / max (ms)", "restore avg / max (ms)",
                                        "scan first 256 avg / max (ms)", "paper insert avg"};
     static const char *const paper[3] = {"0.3 ms", "1.1 ms", "2.9 ms"};
@@ -147,7 +148,8 @@ static void latency_table(struct strata_report *rep, struct run_result *res)
         const struct run_result *r = &res[s];
         strata_report_text(rep, "%s", s == 0 ? "RB" : s == 1 ? "WAL" : "COW");
         strata_report_text(rep, "%.2f / %.1f", ms(&r->insert), r->insert.max * 1e3);
-        strata_report_text(rep, "%.2f", ms(&r->insert_dev));
+        strata_report_text(rep, "%.2f (%.2f erases)", ms(&r->insert_dev),
+                           r->insert_dev.n ? r->insert_erase_s / (double)r->insert_dev.n * 1e3 : 0.0);
         strata_report_text(rep, "%.1f / %.1f", ms(&r->commit), r->commit.max * 1e3);
         if (r->restore.n)
             strata_report_text(rep, "%.1f / %.1f (%llu)", ms(&r->restore), r->restore.max * 1e3,

@@ -17,6 +17,7 @@ struct meter {
     struct strata_energy e;
     struct strata_sim_op *ops; /* every operation, for the flash-only replay */
     size_t n, cap;
+    double erase_s; /* device time of erases so far */
 };
 
 static int meter_observer(void *arg, const struct strata_sim_op *op)
@@ -27,6 +28,8 @@ static int meter_observer(void *arg, const struct strata_sim_op *op)
         m->ops = realloc(m->ops, m->cap * sizeof *m->ops);
     }
     m->ops[m->n++] = *op;
+    if (op->kind == STRATA_SIM_OP_ERASE)
+        m->erase_s += (double)op->time_ps * 1e-12;
     return strata_energy_observer(&m->e, op);
 }
 
@@ -209,12 +212,13 @@ void run(const struct run_cfg *c, struct run_result *r)
             rec.ts = c->recs[app.next].ts;
             rec.v[0] = c->recs[app.next].hum;
             rec.v[1] = c->recs[app.next].temp;
-            double f0 = m.e.st.flash_s;
+            double f0 = m.e.st.flash_s, e0 = m.erase_s;
             t0 = m.e.st.on_s;
             if ((rc = c->ops->put(s, &rec)) != 0)
                 break;
             lat_add(&r->insert, m.e.st.on_s - t0);
             lat_add(&r->insert_dev, m.e.st.flash_s - f0);
+            r->insert_erase_s += m.erase_s - e0;
             app.sum = app.sum * 31u + rec.ts + (uint16_t)rec.v[0];
             app.next++;
             if (app.next % c->every == 0) {
