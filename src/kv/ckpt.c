@@ -13,11 +13,21 @@ static const uint8_t state_fields[] = {F(seq, 4),   F(pn, 2),   F(pr, 2),     F(
                                        F(nrec, 0x82)};
 #undef F
 
+/* Copy the registered regions into (save) or out of the context bytes at p. */
+static void regions_copy(const struct strata_kv_config *cfg, uint8_t *p, int save)
+{
+    const struct strata_kv_region *r = cfg->regions;
+    unsigned i;
+    for (i = 0; i < cfg->region_count; i++, p += r[i - 1u].size)
+        memcpy(save ? p : (uint8_t *)r[i].addr, save ? (const uint8_t *)r[i].addr : p,
+               r[i].size);
+}
+
 int kv_ckpt_write(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
     uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * cfg->partitions, c[KV_COMMIT_LEN];
-    unsigned len = kv_ctx_len(kv), i;
+    unsigned len = kv_ctx_len(kv);
     uint32_t seq = kv->st.seq + 1u;
     uint16_t off;
     int rc;
@@ -28,10 +38,7 @@ int kv_ckpt_write(struct strata_kv *kv)
     kv->st.seq = seq;
     kv_codec(b + 7, &kv->st, state_fields, sizeof state_fields, cfg->partitions, 0);
     kv->st.seq = seq - 1u;
-    for (i = 0; i < cfg->region_count; i++) {
-        memcpy(p, cfg->regions[i].addr, cfg->regions[i].size);
-        p += cfg->regions[i].size;
-    }
+    regions_copy(cfg, p, 1);
     if ((rc = kv_log_reserve(kv, KV_VAR_LEN + len + KV_COMMIT_LEN, 0)) != 0)
         return rc;
     off = kv->log_off;
@@ -72,7 +79,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
     kv->ck_pr = st->pr;
     for (i = 0; i < P; i++) {
         if (st->map[i] >= P || (seen & (1u << st->map[i])) ||
-            st->nrec[i] > kv->psize / kv->rs)
+            (uint32_t)st->nrec[i] * kv->rs > kv->psize)
             return STRATA_ECORRUPT; /* not a permutation, or impossible counts */
         seen |= 1u << st->map[i];
     }
@@ -80,10 +87,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
         st->live >= P || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
         (uint32_t)(st->pn + 1u) * kv->ns + (uint32_t)st->pr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;
-    for (i = 0; i < cfg->region_count; i++) {
-        memcpy(cfg->regions[i].addr, p, cfg->regions[i].size);
-        p += cfg->regions[i].size;
-    }
+    regions_copy(cfg, p, 0);
     return 0;
 }
 

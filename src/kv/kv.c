@@ -15,24 +15,24 @@ int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg, const void
 int kv_format(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
+    uint32_t u, n = cfg->log_units + 2u + (uint32_t)cfg->partitions * cfg->partition_units;
     uint16_t root;
-    unsigned p;
     int rc;
-    /* the log first: once it is blank no old checkpoint can be found */
-    if ((rc = kv_log_format(kv)) != 0 || (rc = kv_unit_clean(kv, cfg->log_units)) != 0 ||
-        (rc = kv_unit_clean(kv, cfg->log_units + 1u)) != 0)
-        return rc;
-    for (p = 0; p < cfg->partitions; p++) {
-        if ((rc = kv_part_clean(kv, p)) != 0)
+    /* every unit, the log first: once it is blank no old checkpoint can be found */
+    for (u = 0; u < n; u++)
+        if ((rc = kv_unit_clean(kv, u)) != 0)
             return rc;
-        kv->st.map[p] = (uint8_t)p;
-    }
+    for (u = 0; u < cfg->partitions; u++)
+        kv->st.map[u] = (uint8_t)u;
     kv->st.live = 1;
-    kv->flags = KV_F_NAREA | KV_F_RAREA; /* nothing to mark before the first checkpoint */
-    if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0 || (rc = kv_commit(kv)) != 0)
+    kv->log_clean = 0xFFFFFFFFu;
+    kv->log_head = kv->log_win = (uint8_t)(cfg->log_units - 1u);
+    kv->log_off = 0xFFFFu; /* no room: the first append opens segment 0 with sequence 1 */
+    kv->flags = KV_F_NAREA | KV_F_RAREA | KV_F_SPARE; /* nothing to mark before the first
+                                                          checkpoint; the rest is erased */
+    if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0)
         return rc;
-    kv->flags |= KV_F_SPARE; /* every other partition was just erased */
-    return 0;
+    return kv_commit(kv);
 }
 
 int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg)

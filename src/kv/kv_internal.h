@@ -291,8 +291,6 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve);
 int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned reserve);
 /* Room for `len` bytes with `reserve` free segments left: 1/0. */
 int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve);
-/* Start a fresh log (format). */
-int kv_log_format(struct strata_kv *kv);
 /* After a commit in the head segment: erase every other segment not known to be erased. */
 int kv_log_recycle(struct strata_kv *kv);
 /* Zero a torn tail [from, last non-0xFF byte] of the head segment; log_off follows it. */

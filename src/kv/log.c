@@ -193,19 +193,6 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned res
     return rc;
 }
 
-int kv_log_format(struct strata_kv *kv)
-{
-    int rc;
-    kv->log_clean = 0;
-    kv->log_head = KV_NONE; /* every segment is cleaned */
-    if ((rc = kv_log_recycle(kv)) != 0)
-        return rc;
-    kv->log_head = kv->log_win = (uint8_t)(kv->cfg->log_units - 1u);
-    kv->log_seq = 0;
-    kv->log_off = 0xFFFFu; /* no room: the reserve opens segment 0 with sequence 1 */
-    return kv_log_reserve(kv, 1, 0);
-}
-
 int kv_log_recycle(struct strata_kv *kv)
 {
     unsigned s;

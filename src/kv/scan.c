@@ -155,10 +155,10 @@ int strata_kv_count(struct strata_kv *kv, const struct strata_kv_query *q, uint3
 
 int strata_kv_get(struct strata_kv *kv, const int16_t *values, struct strata_kv_record *out)
 {
-    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
+    uint8_t payload[STRATA_KV_MAX_PAYLOAD], *dst;
     struct strata_kv_query q;
     struct strata_kv_iter it;
-    struct strata_kv_record r, best;
+    struct strata_kv_record r;
     int rc, found = 0;
     if (values == NULL || out == NULL)
         return STRATA_EINVAL;
@@ -167,20 +167,16 @@ int strata_kv_get(struct strata_kv *kv, const int16_t *values, struct strata_kv_
         return rc;
     memcpy(it.q.lo, values, KV_DIMS(kv) * sizeof *values);
     memcpy(it.q.hi, values, KV_DIMS(kv) * sizeof *values);
-    r.payload = out->payload ? payload : NULL;
+    dst = out->payload;
+    r.payload = dst ? payload : NULL;
     while ((rc = strata_kv_scan_next(kv, &it, &r)) == 1) {
-        if (!found || r.ts >= best.ts) {
-            best = r;
-            found = 1;
-            if (r.payload)
-                memcpy(out->payload, payload, KV_PAYLOAD(kv));
-        }
+        if (found && r.ts < out->ts)
+            continue;
+        found = 1;
+        *out = r; /* the latest so far (the last one among equal timestamps) */
+        out->payload = dst;
+        if (dst)
+            memcpy(dst, payload, KV_PAYLOAD(kv));
     }
-    if (rc != 0)
-        return rc;
-    if (!found)
-        return STRATA_ENOENT;
-    best.payload = out->payload;
-    *out = best;
-    return 0;
+    return rc != 0 ? rc : found ? 0 : STRATA_ENOENT;
 }
