@@ -10,6 +10,11 @@ Stack figures exclude what the library cannot see: callbacks through function po
 port's flash driver behind strata_flash_*; marked "+driver") and libc/libgcc helpers such as
 memcpy (marked "+libc"). Recursion would make the figure unbounded and is reported as such.
 
+A build may be given a label that is not a bare CPU name (e.g. cortex-m0plus/kv-minimal for
+the kv module built without the features the paper calls optional, next to the complete build):
+it is reported the same way; targets are checked on the bare-CPU builds only, which are the
+complete ones.
+
 It also enforces two rules: library objects must not reference malloc & co, and the targets the
 issues set are checked and printed (a missed target is printed, not hidden; it does not fail the
 build). Writes everything as JSON to --out.

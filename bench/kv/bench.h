@@ -38,6 +38,9 @@ struct store_ops {
     void (*destroy)(struct store *s);
 };
 extern const struct store_ops rb_ops, wal_ops, cow_ops;
+/* COW compacts a full partition whose live share is below this (default 0.7). */
+#define COW_THRESHOLD_DEFAULT 0.7
+extern double cow_threshold;
 
 /* ---- the intermittent run (run.c) ----------------------------------------------------------- */
 
@@ -65,8 +68,12 @@ struct run_result {
     double flash_only_s; /* device time of the flash operations alone */
     struct lat insert, commit, restore, scan;
     struct lat insert_dev; /* device (flash) time of inserts only, without the compute model */
+    double insert_erase_s; /* ... of which erases (a partition switch cleaning what a cut
+                              cleaning left, a log segment opened) */
     uint64_t flash_only_cycles;
     uint32_t live;       /* records retrievable at the end */
+    double live_sum;     /* records held after each commit, summed (average: / live_samples) */
+    uint64_t live_samples;
     uint64_t hash;       /* of every record retrieved, in scan order */
     uint32_t wear_max;
     uint32_t marks, slots_zeroed, units_restored, fallbacks; /* summed over restores */

@@ -89,9 +89,56 @@ static void total_time_table(struct strata_report *rep, struct run_result res[3]
         }
 }
 
+/* COW's compaction threshold: the paper gives none, only that compaction raised the records
+ * COW holds by about 1.7x and made it comparable to RB and WAL. */
+static void cow_table(struct strata_report *rep, const struct run_result *rb)
+{
+    static const char *const cols[] = {"COW compacts below", "total time (s)", "RB faster by",
+                                       "power failures", "erases", "records held (avg)",
+                                       "vs no compaction"};
+    static const double th[] = {0.0, 0.5, 0.6, 0.7, 0.8};
+    struct run_result r[5];
+    double none = 0;
+    size_t i;
+    strata_report_table(rep, "COW compaction threshold, uniform data, 7 mA (paper: not given; "
+                             "compaction raised COW's valid records about 1.7x; RB 84 % faster, "
+                             "40 failures)", cols, 7);
+    for (i = 0; i < sizeof th / sizeof th[0]; i++) {
+        double held;
+        cow_threshold = th[i];
+        one(&cow_ops, WL_UNIFORM, 7, STRATA_KV_ERASE_UNDO, 0, &r[i]);
+        held = r[i].live_samples ? r[i].live_sum / (double)r[i].live_samples : 0;
+        if (i == 0)
+            none = held;
+        if (i == 0)
+            strata_report_text(rep, "never");
+        else
+            strata_report_text(rep, "%.0f %% live%s", 100 * th[i],
+                               th[i] == COW_THRESHOLD_DEFAULT ? " (used above)" : "");
+        if (r[i].rc)
+            strata_report_text(rep, "failed (%s)", strata_strerror(r[i].rc));
+        else
+            strata_report_num(rep, "%.1f", r[i].total_s);
+        strata_report_text(rep, "%.0f %%", 100.0 * (1.0 - rb->total_s / r[i].total_s));
+        strata_report_num(rep, "%.0f", (double)r[i].failures);
+        strata_report_num(rep, "%.0f", (double)r[i].erases);
+        strata_report_num(rep, "%.0f", held);
+        strata_report_text(rep, "%.2fx", none > 0 ? held / none : 0.0);
+    }
+    cow_threshold = COW_THRESHOLD_DEFAULT;
+    strata_report_text(rep, "RB, for comparison");
+    strata_report_num(rep, "%.1f", rb->total_s);
+    strata_report_text(rep, "-");
+    strata_report_num(rep, "%.0f", (double)rb->failures);
+    strata_report_num(rep, "%.0f", (double)rb->erases);
+    strata_report_num(rep, "%.0f", rb->live_samples ? rb->live_sum / (double)rb->live_samples : 0.0);
+    strata_report_text(rep, "-");
+}
+
 static void latency_table(struct strata_report *rep, struct run_result *res)
 {
-    static const char *const cols[] = {"store", "insert avg / max (ms)", "insert flash time avg (ms)",
+    static const char *const cols[] = {"store", "insert avg / max (ms)",
+                                       "insert flash time avg (ms), of which erases",
                                        "commit avg / max (ms)", "restore avg / max (ms)",
                                        "scan first 256 avg / max (ms)", "paper insert avg"};
     static const char *const paper[3] = {"0.3 ms", "1.1 ms", "2.9 ms"};
@@ -101,7 +148,8 @@ static void latency_table(struct strata_report *rep, struct run_result *res)
         const struct run_result *r = &res[s];
         strata_report_text(rep, "%s", s == 0 ? "RB" : s == 1 ? "WAL" : "COW");
         strata_report_text(rep, "%.2f / %.1f", ms(&r->insert), r->insert.max * 1e3);
-        strata_report_text(rep, "%.2f", ms(&r->insert_dev));
+        strata_report_text(rep, "%.2f (%.2f erases)", ms(&r->insert_dev),
+                           r->insert_dev.n ? r->insert_erase_s / (double)r->insert_dev.n * 1e3 : 0.0);
         strata_report_text(rep, "%.1f / %.1f", ms(&r->commit), r->commit.max * 1e3);
         if (r->restore.n)
             strata_report_text(rep, "%.1f / %.1f (%llu)", ms(&r->restore), r->restore.max * 1e3,
@@ -171,6 +219,121 @@ static void restore_sample(uint16_t flags, int k, struct lat *l, uint64_t *fallb
     strata_sim_free(sim);
 }
 
+/* ---- where the flash time goes: RB on uniform data without failures, every operation
+ * classified by phase (put or commit), area (log, partitions) and kind ---- */
+
+enum { A_TAIL, A_LEAF, A_REC, A_SLOT, A_TAILS, A_MARK, A_PUT_ERASE, A_CTX, A_LOG_ERASE,
+       A_PART_ERASE, A_BLANK, A_N };
+static const char *const a_names[A_N] = {
+    "put: tail-region reads of internal nodes (descent)",
+    "put: leaf reads (rest of the target node; split passes)",
+    "put: record programs",
+    "put: 2-byte programs (record pointer, group header, tail)",
+    "put: longer tail programs (pivots)",
+    "put: write marks (and log segment headers)",
+    "put: erases (log segment opened, partition switch)",
+    "commit: context backup and commit record",
+    "commit: log recycling (segment erases)",
+    "commit: partition cleaning (erases)",
+    "blank checks before erasing (reads)"};
+
+struct anatomy {
+    const struct strata_kv_config *cfg;
+    const struct strata_kv *kv;
+    int commit;
+    uint64_t ops[A_N], bytes[A_N];
+    double t[A_N];
+};
+
+static int anatomy_observer(void *arg, const struct strata_sim_op *op)
+{
+    struct anatomy *a = arg;
+    const struct strata_kv_config *c = a->cfg;
+    uint32_t es = c->flash->geo.erase_size;
+    uint32_t unit = (op->kind == STRATA_SIM_OP_ERASE ? op->addr : op->addr / es) - c->first_unit;
+    int log = unit < c->log_units, k;
+    if (op->kind == STRATA_SIM_OP_ERASE)
+        k = a->commit ? (log ? A_LOG_ERASE : A_PART_ERASE) : A_PUT_ERASE;
+    else if (op->kind == STRATA_SIM_OP_READ)
+        k = op->len == 32 ? A_BLANK : op->len == 2u * a->kv->tsl ? A_TAIL : A_LEAF;
+    else if (log || a->commit)
+        k = a->commit ? A_CTX : A_MARK;
+    else
+        k = op->len == a->kv->rs ? A_REC : op->len == 2 ? A_SLOT : A_TAILS;
+    a->ops[k]++;
+    a->bytes[k] += op->len;
+    a->t[k] += (double)op->time_ps * 1e-12;
+    return 0;
+}
+
+static void anatomy_table(struct strata_report *rep)
+{
+    static const char *const cols[] = {"where", "operations", "bytes", "device time (s)",
+                                       "per insert (ms)", "share"};
+    static uint8_t buf[512];
+    struct strata_sim_config sc;
+    struct strata_kv_config cfg;
+    struct strata_kv kv;
+    struct strata_kv_region reg;
+    struct anatomy a;
+    uint32_t app = 0, i;
+    double total = 0;
+    int k;
+    memset(&sc, 0, sizeof sc);
+    memset(&a, 0, sizeof a);
+    sc.profile = strata_sim_profile_find("msp430f5529");
+    sc.options = STRATA_SIM_OPT_ROW_TIME;
+    struct strata_sim *sim = strata_sim_new(&sc);
+    bench_config(&cfg, strata_sim_flash(sim), 0, buf);
+    reg.addr = &app;
+    reg.size = sizeof app;
+    cfg.regions = &reg;
+    cfg.region_count = 1;
+    a.cfg = &cfg;
+    a.kv = &kv;
+    if (strata_kv_format(&kv, &cfg) != 0)
+        return;
+    strata_sim_set_observer(sim, anatomy_observer, &a);
+    for (i = 0; i < N_RECORDS; i++) {
+        struct strata_kv_record r;
+        int rc;
+        memset(&r, 0, sizeof r);
+        r.ts = data[WL_UNIFORM][i].ts;
+        r.v[0] = data[WL_UNIFORM][i].hum;
+        r.v[1] = data[WL_UNIFORM][i].temp;
+        a.commit = 0;
+        rc = strata_kv_put(&kv, &r);
+        a.commit = 1;
+        if (rc == STRATA_ENOSPC && strata_kv_commit(&kv) == 0) {
+            a.commit = 0;
+            rc = strata_kv_put(&kv, &r);
+            a.commit = 1;
+        }
+        app = i + 1;
+        if (rc != 0 || (app % EVERY == 0 && strata_kv_commit(&kv) != 0))
+            break;
+    }
+    strata_sim_free(sim);
+    for (k = 0; k < A_N; k++)
+        total += a.t[k];
+    strata_report_table(rep, "Where the flash time goes: RB, uniform data, 20,000 inserts, no "
+                             "failures (device time of the msp430f5529 profile)", cols, 6);
+    for (k = 0; k < A_N; k++) {
+        strata_report_text(rep, "%s", a_names[k]);
+        strata_report_num(rep, "%.0f", (double)a.ops[k]);
+        strata_report_num(rep, "%.0f", (double)a.bytes[k]);
+        strata_report_num(rep, "%.2f", a.t[k]);
+        strata_report_num(rep, "%.4f", a.t[k] / N_RECORDS * 1e3);
+        strata_report_text(rep, "%.1f %%", total > 0 ? 100.0 * a.t[k] / total : 0.0);
+    }
+    strata_report_text(rep, "total");
+    strata_report_text(rep, "-");
+    strata_report_text(rep, "-");
+    strata_report_num(rep, "%.2f", total);
+    strata_report_num(rep, "%.4f", total / N_RECORDS * 1e3);
+    strata_report_text(rep, "100 %%");
+}
+
 static void power_table(struct strata_report *rep, struct run_result *rb7, struct run_result *rb6,
                         struct run_result *rb5)
 {
@@ -221,14 +384,14 @@ int main(int argc, char **argv)
             printf("rc %d total %.2f on %.2f off %.2f flash %.2f s compute %.2f s flash %.3f J "
                    "compute %.3f J failures %llu erases %llu progs %llu (%llu B) reads %llu (%llu B) "
                    "flash-only %.2f s live %u insert %.3f ms commit %.2f ms restore %.2f ms scan "
-                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u\n",
+                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u avg-live %.0f\n",
                    r.rc, r.total_s, r.on_s, r.off_s, r.flash_s, r.compute_s, r.flash_j,
                    r.compute_j, (unsigned long long)r.failures, (unsigned long long)r.erases,
                    (unsigned long long)r.progs, (unsigned long long)r.prog_bytes,
                    (unsigned long long)r.reads, (unsigned long long)r.read_bytes, r.flash_only_s,
                    r.live, ms(&r.insert), ms(&r.commit), ms(&r.restore), ms(&r.scan),
                    (unsigned long long)r.hash, r.marks, r.slots_zeroed, r.units_restored,
-                   r.fallbacks);
+                   r.fallbacks, r.live_samples ? r.live_sum / (double)r.live_samples : 0.0);
             return r.rc ? 1 : 0;
         } else {
             fprintf(stderr, "usage: bench_kv [--out DIR]\n");
@@ -269,14 +432,15 @@ int main(int argc, char **argv)
         "20,000 records, a checkpoint every 100 records, on the msp430f5529 profile (512-byte "
         "segments, the 16 ms per-row program-time rule enforced). Records are 9 bytes: the paper's "
         "8 (timestamp, humidity, temperature) plus our check byte. Undo log: 16 segments; spare "
-        "slots per node: 3; garbage reserve per partition: 2048 bytes. Uniform and normal data "
+        "slots per node: 5; garbage reserve per partition: 2048 bytes. Uniform and normal data "
         "from a fixed seed (normal: humidity N(50 %%, 12.5 %%), temperature N(40 F, 15 F), "
         "clipped); the real data set is the Greensboro NC hourly series (8,760 rows of temperature "
         "and relative humidity) replayed to 20,000 records with timestamps shifted by one year "
         "per lap. Intermittent power: 10 mF capacitor, on at 3.3 V, off at 2.3 V, constant-current "
         "supply; board draw and compute model calibrated as described in docs/kv.md. WAL and COW "
         "share the quadtree, the partitions and the log with RB; COW restores by erasing what was "
-        "written after the checkpoint and compacts a full partition that is under 50 %% live.");
+        "written after the checkpoint and compacts a full partition that is under 70 %% live "
+        "(the paper gives no threshold: see the COW sensitivity table).");
     total_time_table(rep, res);
     strata_report_note(rep, "Energy split (RB, uniform, 7 mA): flash operations %.0f %% of %.2f J "
                        "(paper: about half, from a flash-only replay of 19.9 s vs 38.9 s). "
@@ -287,6 +451,7 @@ int main(int argc, char **argv)
                        100.0 * res[0][0].flash_j / (res[0][0].flash_j + res[0][0].compute_j),
                        res[0][0].flash_j + res[0][0].compute_j, res[0][0].flash_only_s,
                        (unsigned long long)res[0][0].flash_only_cycles);
+    anatomy_table(rep);
     power_table(rep, &res[0][0], &rb6, &rb5);
     {
         static const char *const cols[] = {"store", "total time (s)", "power failures",
@@ -313,6 +478,7 @@ int main(int argc, char **argv)
                            trace_len);
     }
     latency_table(rep, res[0]);
+    cow_table(rep, &res[0][0]);
     {
         static const char *const cols[] = {"experiment", "ours", "paper"};
         double lazy = ms(&lazy_nofail.insert), reg = ms(&regular_nofail.insert);
@@ -362,7 +528,7 @@ int main(int argc, char **argv)
     {
         static const char *const cols[] = {"", "ours", "target / paper"};
         strata_report_table(rep, "RAM", cols, 3);
-        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (152 B on "
+        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (164 B on "
                                 "Cortex-M0+)");
         strata_report_text(rep, "%u B", (unsigned)sizeof(struct strata_kv));
         strata_report_text(rep, "<= 256 B (paper: < 200 B of program context)");

@@ -20,7 +20,9 @@ struct store {
     int compacting;
 };
 
-#define COW_THRESHOLD 0.5 /* compact a full partition that is less than half live */
+/* Compact a full partition whose live share (reachable nodes and records over bytes used) is
+ * below this. The paper gives no value; see docs/kv.md and the bench's sensitivity table. */
+double cow_threshold = COW_THRESHOLD_DEFAULT;
 
 static struct store *of(struct strata_kv *kv)
 {
@@ -101,7 +103,7 @@ static int relocate(struct strata_kv *kv, const uint16_t *path, unsigned depth,
     int rc;
     if (depth > 0) {
         struct kv_node pi;
-        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi)) != 0)
+        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi, 1)) != 0)
             return rc;
         g = pi.child;
         if ((rc = kv_slot(kv, part, g, 0, &kind)) != 0)
@@ -122,7 +124,7 @@ static int relocate(struct strata_kv *kv, const uint16_t *path, unsigned depth,
     cp = (uint16_t)(KV_CHILD | g2);
     if (path[depth - 1] >= kv->ck_pn) {
         struct kv_node pi;
-        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi)) != 0)
+        if ((rc = kv_node_load(kv, part, path[depth - 1], &pi, 1)) != 0)
             return rc;
         if (pi.w < kv_slots(kv))
             return prog_slots(kv, path[depth - 1], pi.w, &cp, 1);
@@ -153,7 +155,7 @@ static int reachable(struct strata_kv *kv, unsigned part, uint16_t node, uint32_
     uint16_t kind;
     unsigned i, size;
     int rc;
-    if (depth > 64 || (rc = kv_node_load(kv, part, node, &ni)) != 0)
+    if (depth > 64 || (rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
         return depth > 64 ? STRATA_ECORRUPT : rc;
     if (ni.child == 0)
         return 0;
@@ -241,7 +243,7 @@ static int cow_full(struct strata_kv *kv)
         return rc;
     used = (uint32_t)kv->st.pn * kv->cfg->node_size + (uint32_t)kv->st.pr * kv_recsize(kv);
     live = nodes * kv->cfg->node_size + (uint32_t)kv->st.nrec[p] * kv_recsize(kv);
-    if ((double)live >= COW_THRESHOLD * used || kv->hold != KV_NONE)
+    if ((double)live >= cow_threshold * used || kv->hold != KV_NONE)
         return kv_switch(kv);
     return compact(kv);
 }

@@ -17,6 +17,7 @@ struct meter {
     struct strata_energy e;
     struct strata_sim_op *ops; /* every operation, for the flash-only replay */
     size_t n, cap;
+    double erase_s; /* device time of erases so far */
 };
 
 static int meter_observer(void *arg, const struct strata_sim_op *op)
@@ -27,6 +28,8 @@ static int meter_observer(void *arg, const struct strata_sim_op *op)
         m->ops = realloc(m->ops, m->cap * sizeof *m->ops);
     }
     m->ops[m->n++] = *op;
+    if (op->kind == STRATA_SIM_OP_ERASE)
+        m->erase_s += (double)op->time_ps * 1e-12;
     return strata_energy_observer(&m->e, op);
 }
 
@@ -41,7 +44,7 @@ void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint
     c->first_unit = f->geo.erase_count - (16u + 2u + 160u);
     c->dims = 2;
     c->payload_size = 0; /* 9-byte records: ts, humidity, temperature, check */
-    c->spare_slots = 3;
+    c->spare_slots = 5;
     c->node_size = 64;
     c->garbage_reserve = 2048;
     c->flags = flags;
@@ -209,12 +212,13 @@ void run(const struct run_cfg *c, struct run_result *r)
             rec.ts = c->recs[app.next].ts;
             rec.v[0] = c->recs[app.next].hum;
             rec.v[1] = c->recs[app.next].temp;
-            double f0 = m.e.st.flash_s;
+            double f0 = m.e.st.flash_s, e0 = m.erase_s;
             t0 = m.e.st.on_s;
             if ((rc = c->ops->put(s, &rec)) != 0)
                 break;
             lat_add(&r->insert, m.e.st.on_s - t0);
             lat_add(&r->insert_dev, m.e.st.flash_s - f0);
+            r->insert_erase_s += m.erase_s - e0;
             app.sum = app.sum * 31u + rec.ts + (uint16_t)rec.v[0];
             app.next++;
             if (app.next % c->every == 0) {
@@ -223,6 +227,14 @@ void run(const struct run_cfg *c, struct run_result *r)
                 if ((rc = c->ops->commit(s)) != 0)
                     break;
                 lat_add(&r->commit, m.e.st.on_s - t0);
+                {
+                    /* records the store holds after each commit (space utilisation) */
+                    const struct strata_kv *kv = c->ops->kv(s);
+                    unsigned p;
+                    for (p = 0; p < kv->st.live; p++)
+                        r->live_sum += kv->st.nrec[kv_live_part(kv, p)];
+                    r->live_samples++;
+                }
             }
         }
         if (rc == 0)

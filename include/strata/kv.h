@@ -47,12 +47,13 @@
  * restore is cut right there), far within the MSP430's per-row program-time limit (16 ms, about
  * 888 byte programs per 128-byte row between erases).
  *
- * RAM: sizeof(struct strata_kv) = 152 B on Cortex-M0+ (168 B on a 64-bit host), of which
+ * RAM: sizeof(struct strata_kv) = 164 B on Cortex-M0+ (176 B on a 64-bit host), of which
  * 18 + 3 x partitions bytes go into each checkpoint; the caller's buffer (erase_size bytes, used
- * by restore, erase undo and the log); sizeof(struct strata_kv_iter) = 368 B per open scan (get
+ * by restore, erase undo and commit); sizeof(struct strata_kv_iter) = 368 B per open scan (get
  * and count keep one on the stack). Worst-case stack on Cortex-M0+ (make size, driver excluded):
- * put 780 B, get 832 B, count 776 B, mount 520 B, commit 352 B. No heap, no globals; several stores may
- * coexist.
+ * put 748 B, get 824 B, count 736 B, mount 424 B, commit 288 B. No heap, no globals; several
+ * stores may coexist. Code: 9,970 B of text on Cortex-M0+ (make size; 9,008 B built with the
+ * CMake option STRATA_KV_MINIMAL, without pivot and regular split, d = 3 and payloads).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash,
  * STRATA_EDEVICE unsuitable medium, STRATA_EUNFORMATTED no checkpoint found, STRATA_ECORRUPT
@@ -71,7 +72,7 @@
 extern "C" {
 #endif
 
-#define STRATA_KV_VERSION 1
+#define STRATA_KV_VERSION 2
 #define STRATA_KV_MAX_DIMS 3
 #define STRATA_KV_MAX_PARTITIONS 8
 #define STRATA_KV_MAX_NODE 128   /* node_size upper bound (bytes) */
@@ -143,20 +144,24 @@ struct strata_kv_state {
 
 /* The store. All fields are private. */
 struct strata_kv {
+    /* (ordered so that the fields used most sit at small offsets: shorter code on Cortex-M0) */
     const struct strata_kv_config *cfg;
-    const void *io; /* write path (rollback here; the benchmark baselines plug in theirs) */
-    void *io_ctx;
+    const void *io;      /* write path (rollback here; the benchmark baselines plug in theirs) */
+    uint32_t psize;      /* geometry derived from the config at open: partition bytes, */
+    uint16_t es, maxn;   /* erase unit bytes, nodes a partition holds, */
+    uint8_t ns, slots, cap, tsl, rs, grp, piv, dims; /* node bytes and slots, records a node
+                            takes, slots of its tail region, record bytes, 2^d, pivots, d */
+    uint8_t log_head, log_win; /* head segment; segment of the last commit */
+    uint8_t hold;        /* partition expired since the last commit (not erasable yet), 0xFF */
+    uint8_t flags;       /* area marks written, cleanliness */
+    uint16_t log_off;    /* next free byte in the head segment */
+    uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
+    struct strata_kv_restore_info restored;
     struct strata_kv_state st;
     uint32_t gen;        /* bumped by every change: open scans become invalid */
     uint32_t log_seq;    /* sequence number of the log's head segment */
     uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
-    uint16_t log_off;    /* next free byte in the head segment */
-    uint16_t ck_pn, ck_pr; /* current partition's allocation at the last checkpoint */
-    uint8_t log_head, log_win; /* head segment; segment of the last commit */
-    uint8_t hold;        /* partition expired since the last commit (not erasable yet), 0xFF */
-    uint8_t flags;       /* area marks written, cleanliness */
     uint8_t marked[STRATA_KV_MARK_BITS / 8]; /* nodes marked since the last commit */
-    struct strata_kv_restore_info restored;
 };
 
 /* Query: a box on the values (inclusive), an optional time window, an optional limit. */
@@ -167,16 +172,21 @@ struct strata_kv_query {
     uint32_t limit; /* stop after this many records; 0 = all */
 };
 
+/* A box of values, inclusive (private to the store and its iterators). */
+struct strata_kv_box {
+    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS];
+};
+
 /* A scan in progress (caller-owned). Fields are private. */
 struct strata_kv_iter {
-    struct strata_kv_query q;
-    uint32_t gen, returned;
-    uint16_t visits;
     uint8_t part, depth, slot, end;
+    uint16_t visits;
+    uint32_t gen, returned;
+    struct strata_kv_query q;
     struct {
         uint16_t node, child;
-        uint8_t next, flags;
-        int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS];
+        uint8_t next;
+        struct strata_kv_box box;
     } stack[STRATA_KV_MAX_DEPTH];
 };
 
@@ -202,28 +212,30 @@ int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg);
  * twice and erases it and the save area (about 70 ms on the MSP430). Power-loss safe. */
 int strata_kv_mount(struct strata_kv *kv, const struct strata_kv_config *cfg);
 
-/* Insert a record. Cost: a descent reading each node on the path whole (node_size bytes, one
- * read per level, plus a 2-byte group-header check), one record program and one 2-byte slot
- * program; at most three 9-byte write marks (first write to
- * the record area, the node area and this node since the last commit); a split adds a 2-byte
- * header and a 2..8-byte tail program (regular split: also re-reads and re-points the node's
- * records); a partition switch adds a blank check of the next partition (erasing what is not
- * blank). STRATA_ENOSPC when the undo log is nearly full or the next partition still waits for a
- * commit before it can be cleaned; nothing is written then. Power-loss safe (undone by mount). */
+/* Insert a record. Cost: a descent reading only the tail region of each internal node on the
+ * path (2 x (spare_slots + pivots + 1) bytes, one read per level) and the target leaf whole (one
+ * more read), one record program and one 2-byte slot program; at most three 8-byte write marks
+ * (first write to the record area, the node area and this node since the last commit); a split
+ * adds a 2-byte header and a 2..8-byte tail program (pivot or regular split: also one read of
+ * the node's slots and one read per record); a partition switch adds a blank check of the next
+ * partition (erasing what is not blank). STRATA_ENOSPC when the undo log is nearly full or the
+ * next partition still waits for a commit before it can be cleaned; nothing is written then.
+ * Power-loss safe (undone by mount). */
 int strata_kv_put(struct strata_kv *kv, const struct strata_kv_record *rec);
 
 /* Checkpoint: save the registered regions and the store's state, then the commit record; then
  * recycle log segments that hold only obsolete objects and clean (erase) a partition that expired
- * before this checkpoint. Cost: 2 programs (29 + 2 x partitions + regions bytes, 17 bytes),
+ * before this checkpoint. Cost: 2 programs (25 + 3 x partitions + regions bytes, 17 bytes),
  * about one segment erase per segment of log written since the last commit, and the erase of an
  * expired partition (once per partition switch). Power-loss safe. */
 int strata_kv_commit(struct strata_kv *kv);
 
 /* Scans. open checks the query; next returns 1 with *out filled, 0 at the end, or an error.
  * Records come oldest partition first, then in tree order. Any put/commit/mount invalidates an
- * open scan (next returns STRATA_EINVAL). Cost per node visited: one whole-node read, then its
- * record slots one 2-byte read each; per candidate record: one record read; subtrees whose box
- * misses the query are skipped. Read only. */
+ * open scan (next returns STRATA_EINVAL). Cost per node visited: a read of its tail region (and
+ * of the rest of a leaf; with pivots one more tail read per child visited), then its record slots
+ * one 2-byte read each; per candidate record: one record read; subtrees whose box misses the
+ * query are skipped. Read only. */
 int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
                         const struct strata_kv_query *q);
 int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,

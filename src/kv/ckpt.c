@@ -6,58 +6,49 @@
  */
 #include "kv_internal.h"
 
-static unsigned state_encode(const struct strata_kv *kv, uint8_t *b, uint32_t seq)
+/* The state in the context backup, after the signature (docs/format-kv.md). */
+#define F(field, w) (uint8_t)offsetof(struct strata_kv_state, field), w
+static const uint8_t state_fields[] = {F(seq, 4),   F(pn, 2),   F(pr, 2),     F(gn, 2),
+                                       F(gr, 2),    F(first, 1), F(live, 1), F(map, 0x81),
+                                       F(nrec, 0x82)};
+#undef F
+
+/* Copy the registered regions into (save) or out of the context bytes at p. */
+static void regions_copy(const struct strata_kv_config *cfg, uint8_t *p, int save)
 {
+    const struct strata_kv_region *r = cfg->regions;
     unsigned i;
-    kv_put32(b, kv_signature(kv->cfg));
-    kv_put32(b + 4, seq);
-    kv_put16(b + 8, kv->st.pn);
-    kv_put16(b + 10, kv->st.pr);
-    kv_put16(b + 12, kv->st.gn);
-    kv_put16(b + 14, kv->st.gr);
-    b[16] = kv->st.first;
-    b[17] = kv->st.live;
-    for (i = 0; i < kv->cfg->partitions; i++) {
-        b[KV_STATE_LEN + i] = kv->st.map[i];
-        kv_put16(b + KV_STATE_LEN + kv->cfg->partitions + 2 * i, kv->st.nrec[i]);
-    }
-    return KV_STATE_LEN + 3u * kv->cfg->partitions;
+    for (i = 0; i < cfg->region_count; i++, p += r[i - 1u].size)
+        memcpy(save ? p : (uint8_t *)r[i].addr, save ? (const uint8_t *)r[i].addr : p,
+               r[i].size);
 }
 
 int kv_ckpt_write(struct strata_kv *kv)
 {
-    uint8_t b[3 + KV_STATE_LEN + 3 * STRATA_KV_MAX_PARTITIONS], c[KV_COMMIT_LEN];
-    unsigned len = kv_ctx_len(kv), n, i;
-    uint32_t seq = kv->st.seq + 1u, crc, addr;
+    const struct strata_kv_config *cfg = kv->cfg;
+    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * cfg->partitions, c[KV_COMMIT_LEN];
+    unsigned len = kv_ctx_len(kv);
+    uint32_t seq = kv->st.seq + 1u;
     uint16_t off;
-    int rc = kv_log_reserve(kv, KV_VAR_LEN + len + KV_COMMIT_LEN, 0);
-    if (rc != 0)
-        return rc;
-    off = kv->log_off;
-    addr = kv_unit_addr(kv, kv->log_head) + off;
+    int rc;
+    /* the context backup, built in the buffer and written in one program */
     b[0] = KV_OBJ_CTX;
     kv_put16(b + 1, len);
-    n = 3u + state_encode(kv, b + 3, seq);
-    crc = strata_crc32(0, b, n);
-    if ((rc = kv_fprog(kv, addr, b, n)) != 0)
+    kv_put32(b + 3, kv_signature(cfg));
+    kv->st.seq = seq;
+    kv_codec(b + 7, &kv->st, state_fields, sizeof state_fields, cfg->partitions, 0);
+    kv->st.seq = seq - 1u;
+    regions_copy(cfg, p, 1);
+    if ((rc = kv_log_reserve(kv, KV_VAR_LEN + len + KV_COMMIT_LEN, 0)) != 0)
         return rc;
-    addr += n;
-    for (i = 0; i < kv->cfg->region_count; i++) {
-        const struct strata_kv_region *r = &kv->cfg->regions[i];
-        crc = strata_crc32(crc, r->addr, r->size);
-        if ((rc = kv_fprog(kv, addr, r->addr, r->size)) != 0)
-            return rc;
-        addr += r->size;
-    }
-    kv_put32(c, crc);
-    if ((rc = kv_fprog(kv, addr, c, 4)) != 0)
+    off = kv->log_off;
+    if ((rc = kv_log_append(kv, b, KV_VAR_LEN + len, 0)) != 0)
         return rc;
-    kv->log_off = (uint16_t)(kv->log_off + KV_VAR_LEN + len);
     c[0] = KV_OBJ_COMMIT;
     kv_put32(c + 1, seq);
     kv_put16(c + 5, off);
     kv_put16(c + 7, len);
-    kv_put32(c + 9, crc);
+    memcpy(c + 9, b + 3 + len, 4); /* the backup's CRC */
     if ((rc = kv_log_append(kv, c, KV_COMMIT_LEN, 0)) != 0)
         return rc;
     kv->st.seq = seq;
@@ -65,87 +56,67 @@ int kv_ckpt_write(struct strata_kv *kv)
     return 0;
 }
 
-static int state_decode(struct strata_kv *kv, const uint8_t *b, uint32_t seq)
-{
-    struct strata_kv_state *st = &kv->st;
-    uint32_t maxrec = kv_psize(kv) / kv_recsize(kv);
-    unsigned i, P = kv->cfg->partitions, seen = 0;
-    st->seq = kv_get32(b + 4);
-    st->pn = kv_get16(b + 8);
-    st->pr = kv_get16(b + 10);
-    st->gn = kv_get16(b + 12);
-    st->gr = kv_get16(b + 14);
-    st->first = b[16];
-    st->live = b[17];
-    for (i = 0; i < P && i < STRATA_KV_MAX_PARTITIONS; i++) {
-        st->map[i] = b[KV_STATE_LEN + i];
-        if (st->map[i] >= P || (seen & (1u << st->map[i])))
-            return STRATA_ECORRUPT; /* not a permutation */
-        seen |= 1u << st->map[i];
-        if ((st->nrec[i] = kv_get16(b + KV_STATE_LEN + P + 2 * i)) > maxrec)
-            return STRATA_ECORRUPT;
-    }
-    if (st->seq != seq || st->first >= kv->cfg->partitions || st->live == 0 ||
-        st->live >= kv->cfg->partitions || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
-        (uint32_t)(st->pn + 1u) * kv->cfg->node_size + (uint32_t)st->pr * kv_recsize(kv) >
-            kv_psize(kv))
-        return STRATA_ECORRUPT;
-    kv->ck_pn = st->pn;
-    kv->ck_pr = st->pr;
-    return 0;
-}
-
-/* CRC of `len` bytes of flash, in chunks. */
-static int flash_crc(struct strata_kv *kv, uint32_t addr, uint32_t len, uint32_t *crc)
-{
-    uint8_t b[32];
-    *crc = 0;
-    while (len > 0) {
-        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b;
-        int rc = kv_fread(kv, addr, b, n);
-        if (rc != 0)
-            return rc;
-        *crc = strata_crc32(*crc, b, n);
-        addr += n;
-        len -= n;
-    }
-    return 0;
-}
-
 int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
 {
-    uint8_t b[3 + KV_STATE_LEN + 3 * STRATA_KV_MAX_PARTITIONS];
-    uint32_t seq = kv_get32(commit->b + 1), want = kv_get32(commit->b + 9), crc, stored, addr;
-    unsigned off = kv_get16(commit->b + 5), len = kv_get16(commit->b + 7), i;
-    unsigned n = 3u + KV_STATE_LEN + 3u * kv->cfg->partitions;
+    const struct strata_kv_config *cfg = kv->cfg;
+    struct strata_kv_state *st = &kv->st;
+    unsigned off = kv_get16(commit->b + 5), len = kv_get16(commit->b + 7), P = cfg->partitions;
+    uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * P;
+    unsigned i, seen = 0;
     int rc;
-    if (off < KV_SEG_HDR || off + KV_VAR_LEN + len > commit->off || len < n - 3u)
+    if (off < KV_SEG_HDR || off + KV_VAR_LEN + len > commit->off)
         return STRATA_ECORRUPT;
-    addr = kv_unit_addr(kv, commit->seg) + off;
-    if ((rc = kv_fread(kv, addr, b, n)) != 0)
+    if ((rc = kv_fread(kv, kv_unit_addr(kv, commit->seg) + off, b, KV_VAR_LEN + len)) != 0)
         return rc;
-    if (b[0] != KV_OBJ_CTX || kv_get16(b + 1) != len)
+    if (b[0] != KV_OBJ_CTX || kv_get16(b + 1) != len ||
+        kv_get32(commit->b + 9) != kv_get32(b + 3 + len) ||
+        kv_get32(b + 3 + len) != strata_crc32(0, b, 3 + len))
         return STRATA_ECORRUPT;
-    if (kv_get32(b + 3) != kv_signature(kv->cfg) || len != kv_ctx_len(kv))
+    if (kv_get32(b + 3) != kv_signature(cfg) || len != kv_ctx_len(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
-    if ((rc = flash_crc(kv, addr, 3u + len, &crc)) != 0)
-        return rc;
-    {
-        uint8_t s[4];
-        if ((rc = kv_fread(kv, addr + 3u + len, s, 4)) != 0)
-            return rc;
-        stored = kv_get32(s);
+    kv_codec(b + 7, st, state_fields, sizeof state_fields, P, 1);
+    kv->ck_pn = st->pn;
+    kv->ck_pr = st->pr;
+    for (i = 0; i < P; i++) {
+        if (st->map[i] >= P || (seen & (1u << st->map[i])) ||
+            (uint32_t)st->nrec[i] * kv->rs > kv->psize)
+            return STRATA_ECORRUPT; /* not a permutation, or impossible counts */
+        seen |= 1u << st->map[i];
     }
-    if (crc != stored || crc != want)
+    if (st->seq != kv_get32(commit->b + 1) || st->first >= P || st->live == 0 ||
+        st->live >= P || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
+        (uint32_t)(st->pn + 1u) * kv->ns + (uint32_t)st->pr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;
-    if ((rc = state_decode(kv, b + 3, seq)) != 0)
-        return rc;
-    addr += n;
-    for (i = 0; i < kv->cfg->region_count; i++) {
-        const struct strata_kv_region *r = &kv->cfg->regions[i];
-        if ((rc = kv_fread(kv, addr, r->addr, r->size)) != 0)
-            return rc;
-        addr += r->size;
-    }
+    regions_copy(cfg, p, 0);
     return 0;
+}
+
+int kv_after_commit(struct strata_kv *kv)
+{
+    int rc;
+    kv->ck_pn = kv->st.pn;
+    kv->ck_pr = kv->st.pr;
+    kv->flags = (uint8_t)((kv->flags & ~(KV_F_NAREA | KV_F_RAREA)) | KV_F_OPEN);
+    memset(kv->marked, 0, sizeof kv->marked);
+    if ((rc = kv_log_recycle(kv)) == 0 && kv->hold != KV_NONE) {
+        /* the expiry is now part of the checkpoint: clean the partition */
+        rc = kv_part_clean(kv, kv->hold);
+        kv->hold = KV_NONE;
+        kv->flags |= KV_F_SPARE;
+    }
+    if (rc != 0)
+        kv->flags = 0; /* state unknown: mount again */
+    kv->gen++;
+    return rc;
+}
+
+int kv_commit(struct strata_kv *kv)
+{
+    int rc;
+    kv->gen++;
+    if ((rc = kv_ckpt_write(kv)) != 0) {
+        kv->flags = 0;
+        return rc;
+    }
+    return kv_after_commit(kv);
 }

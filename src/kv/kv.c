@@ -3,60 +3,36 @@
 
 int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg, const void *io)
 {
-    int rc;
     if (kv == NULL)
         return STRATA_EINVAL;
     memset(kv, 0, sizeof *kv);
-    if ((rc = kv_check_config(cfg)) != 0)
-        return rc;
     kv->cfg = cfg;
     kv->io = io;
     kv->hold = KV_NONE;
-    return 0;
+    return kv_check_config(kv, cfg);
 }
 
 int kv_format(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
+    uint32_t u, n = cfg->log_units + 2u + (uint32_t)cfg->partitions * cfg->partition_units;
     uint16_t root;
-    unsigned p;
     int rc;
-    /* the log first: once it is blank no old checkpoint can be found */
-    if ((rc = kv_log_format(kv)) != 0 || (rc = kv_unit_clean(kv, cfg->log_units)) != 0 ||
-        (rc = kv_unit_clean(kv, cfg->log_units + 1u)) != 0)
-        return rc;
-    for (p = 0; p < cfg->partitions; p++) {
-        if ((rc = kv_part_clean(kv, p)) != 0)
+    /* every unit, the log first: once it is blank no old checkpoint can be found */
+    for (u = 0; u < n; u++)
+        if ((rc = kv_unit_clean(kv, u)) != 0)
             return rc;
-        kv->st.map[p] = (uint8_t)p;
-    }
+    for (u = 0; u < cfg->partitions; u++)
+        kv->st.map[u] = (uint8_t)u;
     kv->st.live = 1;
-    kv->flags = KV_F_NAREA | KV_F_RAREA; /* nothing to mark before the first checkpoint */
-    if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0 ||
-        (rc = kv_ckpt_write(kv)) != 0 || (rc = kv_after_commit(kv)) != 0)
+    kv->log_clean = 0xFFFFFFFFu;
+    kv->log_head = kv->log_win = (uint8_t)(cfg->log_units - 1u);
+    kv->log_off = 0xFFFFu; /* no room: the first append opens segment 0 with sequence 1 */
+    kv->flags = KV_F_NAREA | KV_F_RAREA | KV_F_SPARE; /* nothing to mark before the first
+                                                          checkpoint; the rest is erased */
+    if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0)
         return rc;
-    kv->flags |= KV_F_SPARE; /* every other partition was just erased */
-    return 0;
-}
-
-int kv_after_commit(struct strata_kv *kv)
-{
-    int rc;
-    kv->ck_pn = kv->st.pn;
-    kv->ck_pr = kv->st.pr;
-    kv->flags = (uint8_t)((kv->flags & ~(KV_F_NAREA | KV_F_RAREA)) | KV_F_OPEN);
-    memset(kv->marked, 0, sizeof kv->marked);
-    if ((rc = kv_log_recycle(kv)) == 0 && kv->hold != KV_NONE) {
-        /* the expiry is now part of the checkpoint: clean the partition */
-        rc = kv_part_clean(kv, kv->hold);
-        kv->hold = KV_NONE;
-        if (rc == 0)
-            kv->flags |= KV_F_SPARE;
-    }
-    if (rc != 0)
-        kv->flags &= (uint8_t)~KV_F_OPEN;
-    kv->gen++;
-    return rc;
+    return kv_commit(kv);
 }
 
 int strata_kv_format(struct strata_kv *kv, const struct strata_kv_config *cfg)
@@ -89,39 +65,35 @@ int strata_kv_put(struct strata_kv *kv, const struct strata_kv_record *rec)
     kv->gen++;
     rc = kv_tree_put(kv, rec);
     if (rc != 0 && rc != STRATA_EINVAL && rc != STRATA_ENOSPC)
-        kv->flags &= (uint8_t)~KV_F_OPEN; /* state unknown: mount again */
+        kv->flags = 0; /* state unknown: mount again */
     return rc;
 }
 
 int strata_kv_commit(struct strata_kv *kv)
 {
-    int rc;
     if (kv == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
-    kv->gen++;
-    if ((rc = kv_ckpt_write(kv)) != 0) {
-        kv->flags &= (uint8_t)~KV_F_OPEN;
-        return rc;
-    }
-    return kv_after_commit(kv);
+    return kv_commit(kv);
 }
 
 int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
 {
+    const struct strata_kv_state *s;
     unsigned i;
     if (kv == NULL || st == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
+    s = &kv->st;
     memset(st, 0, sizeof *st);
-    for (i = 0; i < kv->st.live; i++)
-        st->records += kv->st.nrec[kv_live_part(kv, i)];
-    st->commits = kv->st.seq;
-    st->partitions_live = kv->st.live;
+    for (i = 0; i < s->live; i++)
+        st->records += s->nrec[kv_live_part(kv, i)];
+    st->commits = s->seq;
+    st->partitions_live = s->live;
     st->current = (uint8_t)kv_cur(kv);
-    st->nodes = kv->st.pn;
-    st->node_capacity = (uint16_t)kv_max_nodes(kv);
-    st->part_bytes = kv_psize(kv);
-    st->part_bytes_used = (uint32_t)kv->st.pn * kv->cfg->node_size + (uint32_t)kv->st.pr * kv_recsize(kv);
-    st->garbage_bytes = (uint32_t)kv->st.gn * kv->cfg->node_size + (uint32_t)kv->st.gr * kv_recsize(kv);
+    st->nodes = s->pn;
+    st->node_capacity = kv->maxn;
+    st->part_bytes = kv->psize;
+    st->part_bytes_used = (uint32_t)s->pn * kv->ns + (uint32_t)s->pr * kv->rs;
+    st->garbage_bytes = (uint32_t)s->gn * kv->ns + (uint32_t)s->gr * kv->rs;
     st->log_bytes = kv_log_bytes(kv);
     st->ram_context = (uint32_t)sizeof *kv;
     return 0;

@@ -7,15 +7,10 @@
  */
 #include "kv_internal.h"
 
-static uint32_t seg_addr(const struct strata_kv *kv, unsigned seg)
-{
-    return kv_unit_addr(kv, seg);
-}
-
 int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
 {
     uint8_t h[KV_SEG_HDR];
-    int rc = kv_fread(kv, seg_addr(kv, seg), h, KV_SEG_HDR);
+    int rc = kv_fread(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
     if (rc != 0)
         return rc;
     if (h[0] != 'K' || h[1] != 'V' || kv_get32(h + 8) != strata_crc32(0, h, 8))
@@ -26,8 +21,8 @@ int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
     return 1;
 }
 
-/* Size of the object whose first bytes are b (n of them), 0 if no object starts so. */
-static unsigned obj_size(const uint8_t *b, unsigned n)
+/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. */
+static unsigned obj_size(const uint8_t *b)
 {
     switch (b[0]) {
     case KV_OBJ_NODE:
@@ -38,58 +33,52 @@ static unsigned obj_size(const uint8_t *b, unsigned n)
         return KV_COMMIT_LEN;
     case KV_OBJ_CTX:
     case KV_OBJ_REDO:
-        return n < 3 ? 0u : KV_VAR_LEN + kv_get16(b + 1);
+        return KV_VAR_LEN + kv_get16(b + 1);
     default:
         return 0;
     }
 }
 
-/* 1 if the object at addr (size bytes) carries its CRC; its first bytes go to o->b. */
-static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, struct kv_obj *o)
+/* 1 if the object at addr (size bytes, the first n of them in b) ends with its CRC. */
+static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, const uint8_t *b,
+                     unsigned n)
 {
-    uint8_t b[32];
-    uint32_t crc = 0, done = 0;
-    while (done < size - 4u) {
-        unsigned n = size - 4u - done < sizeof b ? size - 4u - done : (unsigned)sizeof b;
-        int rc = kv_fread(kv, addr + done, b, n);
-        if (rc != 0)
-            return rc;
-        if (done == 0)
-            memcpy(o->b, b, n < sizeof o->b ? n : sizeof o->b);
-        crc = strata_crc32(crc, b, n);
-        done += n;
-    }
-    {
-        int rc = kv_fread(kv, addr + done, b, 4);
-        if (rc != 0)
-            return rc;
-    }
-    return kv_get32(b) == crc;
+    uint8_t s[4];
+    uint32_t crc;
+    int rc;
+    if (size <= n)
+        return kv_get32(b + size - 4u) == strata_crc32(0, b, size - 4u);
+    if ((rc = kv_scan_flash(kv, addr, size - 4u, KV_SCAN_CRC, &crc)) != 0 ||
+        (rc = kv_fread(kv, addr + size - 4u, s, 4)) != 0)
+        return rc;
+    return kv_get32(s) == crc;
 }
 
 int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
 {
-    uint32_t es = kv_es(kv);
     for (;;) {
         uint32_t seq = 0;
         int rc;
-        if (c->off < es) {
-            uint8_t b[3] = {0, 0, 0};
-            unsigned n = es - c->off < 3u ? es - c->off : 3u, size;
-            uint32_t addr = seg_addr(kv, c->seg) + c->off;
-            if ((rc = kv_fread(kv, addr, b, n)) != 0)
+        if (c->off + 3u <= kv->es) {
+            uint32_t addr = kv_unit_addr(kv, c->seg) + c->off;
+            unsigned n = (unsigned)kv->es - c->off, size;
+            if (n > KV_COMMIT_LEN)
+                n = KV_COMMIT_LEN;
+            if ((rc = kv_fread(kv, addr, o->b, n)) != 0)
                 return rc;
-            if (b[0] == 0x00) {
-                c->off++;
+            if (o->b[0] == 0x00) { /* padding: skip the zeros read */
+                for (size = 1; size < n && o->b[size] == 0x00; size++)
+                    ;
+                c->off = (uint16_t)(c->off + size);
                 continue;
             }
-            if (b[0] != 0xFF) {
-                size = obj_size(b, n);
-                rc = size > 4u && c->off + size <= es ? obj_valid(kv, addr, size, o) : 0;
+            if (o->b[0] != 0xFF) {
+                size = obj_size(o->b);
+                rc = size > 4u && c->off + size <= kv->es ? obj_valid(kv, addr, size, o->b, n) : 0;
                 if (rc < 0)
                     return rc;
                 if (rc == 1) {
-                    o->type = b[0];
+                    o->type = o->b[0];
                     o->seg = c->seg;
                     o->off = c->off;
                     o->len = (uint16_t)size;
@@ -125,10 +114,8 @@ int kv_log_open(struct strata_kv *kv, struct kv_obj *commit)
             kv->log_head = (uint8_t)s;
         }
     }
-    if (!have)
-        return STRATA_EUNFORMATTED;
     kv->log_seq = head_seq;
-    for (back = 0; back < L; back++) {
+    for (back = 0; have && back < L; back++) {
         struct kv_cursor c;
         struct kv_obj o;
         int found = 0;
@@ -159,20 +146,24 @@ int kv_log_open(struct strata_kv *kv, struct kv_obj *commit)
 static unsigned log_free(const struct strata_kv *kv)
 {
     unsigned L = kv->cfg->log_units;
-    return L - ((kv->log_head + L - kv->log_win) % L + 1u);
+    return L - 1u - (kv->log_head + L - kv->log_win) % L;
 }
 
 int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve)
 {
-    return kv->log_off + len <= kv_es(kv) || log_free(kv) >= reserve + 1u;
+    return kv->log_off + len <= kv->es || log_free(kv) > reserve;
 }
 
-/* Open the next segment as the head. */
-static int advance(struct strata_kv *kv)
+int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
 {
     unsigned next = (kv->log_head + 1u) % kv->cfg->log_units;
     uint8_t h[KV_SEG_HDR];
     int rc;
+    if (kv->log_off + len <= kv->es)
+        return 0;
+    if (log_free(kv) <= reserve)
+        return STRATA_ENOSPC;
+    /* open the next segment as the head */
     if (!(kv->log_clean & ((uint32_t)1 << next)) && (rc = kv_unit_clean(kv, next)) != 0)
         return rc;
     kv->log_clean &= ~((uint32_t)1 << next);
@@ -182,21 +173,12 @@ static int advance(struct strata_kv *kv)
     h[3] = 0;
     kv_put32(h + 4, kv->log_seq + 1u);
     kv_put32(h + 8, strata_crc32(0, h, 8));
-    if ((rc = kv_fprog(kv, seg_addr(kv, next), h, KV_SEG_HDR)) != 0)
+    if ((rc = kv_fprog(kv, kv_unit_addr(kv, next), h, KV_SEG_HDR)) != 0)
         return rc;
     kv->log_head = (uint8_t)next;
     kv->log_seq++;
     kv->log_off = KV_SEG_HDR;
     return 0;
-}
-
-int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
-{
-    if (kv->log_off + len <= kv_es(kv))
-        return 0;
-    if (log_free(kv) < reserve + 1u)
-        return STRATA_ENOSPC;
-    return advance(kv);
 }
 
 int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned reserve)
@@ -205,25 +187,10 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned res
     if (rc != 0)
         return rc;
     kv_put32(obj + len - 4u, strata_crc32(0, obj, len - 4u));
-    rc = kv_fprog(kv, seg_addr(kv, kv->log_head) + kv->log_off, obj, len);
+    rc = kv_fprog(kv, kv_unit_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);
     return rc;
-}
-
-int kv_log_format(struct strata_kv *kv)
-{
-    unsigned s;
-    for (s = 0; s < kv->cfg->log_units; s++) {
-        int rc = kv_unit_clean(kv, s);
-        if (rc != 0)
-            return rc;
-    }
-    kv->log_clean = 0xFFFFFFFFu;
-    kv->log_head = (uint8_t)(kv->cfg->log_units - 1u);
-    kv->log_win = kv->log_head;
-    kv->log_seq = 0;
-    return advance(kv); /* segment 0, sequence 1 */
 }
 
 int kv_log_recycle(struct strata_kv *kv)
@@ -242,23 +209,20 @@ int kv_log_recycle(struct strata_kv *kv)
 
 int kv_log_seal(struct strata_kv *kv, uint16_t from)
 {
-    uint32_t base = seg_addr(kv, kv->log_head), end = kv_es(kv);
+    uint32_t base = kv_unit_addr(kv, kv->log_head), end = from, at;
     uint8_t b[32];
-    int rc;
     /* the torn object ends at the last programmed byte of the segment */
-    while (end > from) {
-        uint32_t n = end - from < sizeof b ? end - from : (uint32_t)sizeof b;
-        if ((rc = kv_fread(kv, base + end - n, b, n)) != 0)
+    for (at = from; at < kv->es; at += sizeof b) {
+        uint32_t n = kv->es - at < sizeof b ? kv->es - at : (uint32_t)sizeof b, i;
+        int rc = kv_fread(kv, base + at, b, n);
+        if (rc != 0)
             return rc;
-        while (n > 0 && b[n - 1] == 0xFF) {
-            n--;
-            end--;
-        }
-        if (n > 0)
-            break;
+        for (i = 0; i < n; i++)
+            if (b[i] != 0xFF)
+                end = at + i + 1u;
     }
     kv->log_off = (uint16_t)end;
-    return end > from ? kv_zero(kv, base + from, end - from) : 0;
+    return kv_scan_flash(kv, base + from, end - from, KV_SCAN_ZERO, NULL);
 }
 
 void kv_log_after(const struct strata_kv *kv, const struct kv_obj *commit, struct kv_cursor *c)
@@ -271,16 +235,8 @@ void kv_log_after(const struct strata_kv *kv, const struct kv_obj *commit, struc
     c->seq = kv->log_seq - (kv->log_head + L - commit->seg) % L;
 }
 
-void kv_mark_encode(uint8_t *b, uint8_t type, unsigned part, uint32_t pos, unsigned slot)
-{
-    b[0] = type;
-    b[1] = (uint8_t)part;
-    kv_put16(b + 2, pos);
-    b[4] = (uint8_t)slot;
-}
-
 unsigned kv_log_bytes(const struct strata_kv *kv)
 {
     unsigned L = kv->cfg->log_units, n = (kv->log_head + L - kv->log_win) % L;
-    return n * (kv_es(kv) - KV_SEG_HDR) + kv->log_off - KV_SEG_HDR;
+    return n * (kv->es - KV_SEG_HDR) + kv->log_off - KV_SEG_HDR;
 }

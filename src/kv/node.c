@@ -8,76 +8,80 @@ int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, u
 {
     uint8_t b[2];
     int rc;
-    if (node >= kv_max_nodes(kv) || slot >= kv_slots(kv))
+    if (node >= kv->maxn || slot >= kv->slots)
         return STRATA_ECORRUPT;
     rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node) + 2u * slot, b, 2);
     *v = kv_get16(b);
     return rc;
 }
 
-int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni)
+int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
+                 int whole)
 {
     uint8_t b[STRATA_KV_MAX_NODE];
-    unsigned i, s = kv_slots(kv);
+    unsigned S = kv->slots, t = S - kv->tsl, i, j;
+    uint32_t off = kv_node_off(kv, node);
     int rc;
     memset(ni, 0, sizeof *ni);
-    if (node >= kv_max_nodes(kv))
+    if (node >= kv->maxn)
         return STRATA_ECORRUPT;
-    if ((rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node), b, kv->cfg->node_size)) != 0)
+    if ((rc = kv_io(kv)->read(kv, part, off + 2u * t, b + 2 * t, 2u * kv->tsl)) != 0)
         return rc;
-    for (i = 1; i < s && kv_get16(b + 2 * i) != KV_FREE; i++)
-        ;
-    ni->w = (uint16_t)i;
-    for (i = ni->w; i > 1 && kv_get16(b + 2 * (i - 1)) == 0; i--)
-        ;
-    if (i > 1 && (kv_get16(b + 2 * (i - 1)) & KV_CHILD)) {
-        ni->tail = (uint16_t)(i - 1);
-        ni->child = (uint16_t)(kv_get16(b + 2 * (i - 1)) & 0x7FFFu);
-        if (ni->child == 0 || ni->child >= kv_max_nodes(kv))
-            return STRATA_ECORRUPT;
-    }
-    for (i = 1; i < ni->w; i++) {
+    /* the tail is the last entry written, a child pointer */
+    for (i = S; i-- > t;) {
         uint16_t v = kv_get16(b + 2 * i);
-        if (v == 0)
-            ni->zeros++;
-        else if (!(v & KV_CHILD) && ni->child == 0)
-            ni->live++; /* counted for leaves only: an internal node takes no records */
+        if (v == KV_FREE || v == 0)
+            continue;
+        if (v & KV_CHILD) {
+            ni->tail = (uint16_t)i;
+            ni->child = (uint16_t)(v & 0x7FFFu);
+            if (ni->child == 0 || ni->child >= kv->maxn)
+                return STRATA_ECORRUPT;
+            /* pivots precede the child pointer (a chain split stores none: they stay 0) */
+            for (j = 0; i >= t + KV_PIV(kv) && j + 1u <= KV_PIV(kv); j++)
+                ni->pivot[j] = kv_get16(b + 2 * (i - KV_PIV(kv) + j));
+        }
+        break;
     }
+    if (ni->child && !whole)
+        return 0;
+    if ((rc = kv_io(kv)->read(kv, part, off, b, 2u * t)) != 0)
+        return rc;
+    for (i = 1; i < S && kv_get16(b + 2 * i) != KV_FREE; i++)
+        if (kv_get16(b + 2 * i) != 0 && !(b[2 * i + 1] & 0x80))
+            ni->live++;
+    ni->w = (uint16_t)i;
     return 0;
 }
 
-int kv_is_chain(const struct strata_kv *kv, const struct kv_box *b, unsigned depth)
+int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth)
 {
     unsigned j;
+    (void)kv;
     if (depth + 1u >= STRATA_KV_MAX_DEPTH)
         return 1;
-    for (j = 0; j < kv->cfg->dims; j++)
+    for (j = 0; j < KV_DIMS(kv); j++)
         if (b->lo[j] != b->hi[j])
             return 0;
     return 1;
 }
 
-/* Split point of dimension j: the box divides into [lo, p] and [p + 1, hi]. */
-static int split_point(const struct kv_box *b, const uint16_t *pivot, unsigned j, int32_t *p)
-{
-    int32_t lo = b->lo[j], hi = b->hi[j];
-    *p = pivot ? (int32_t)pivot[j] - 32768 : lo + (hi - lo) / 2;
-    return *p >= lo && *p < hi ? 0 : STRATA_ECORRUPT;
-}
-
-int kv_child_box(const struct strata_kv *kv, const struct kv_box *b, const uint16_t *pivot,
-                 unsigned k, struct kv_box *out)
+int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
+                 unsigned k, struct strata_kv_box *out)
 {
     unsigned j;
+    (void)kv;
     *out = *b;
-    for (j = 0; j < kv->cfg->dims; j++) {
-        int32_t p;
-        if (b->lo[j] == b->hi[j]) {
+    for (j = 0; j < KV_DIMS(kv); j++) {
+        int32_t lo = b->lo[j], hi = b->hi[j];
+        /* the box divides into [lo, p] and [p + 1, hi] */
+        int32_t p = pivot ? (int32_t)pivot[j] - 32768 : lo + (hi - lo) / 2;
+        if (lo == hi) {
             if (k & (1u << j))
                 return 1; /* a single value does not split: the upper half is empty */
             continue;
         }
-        if (split_point(b, pivot, j, &p) != 0)
+        if (p < lo || p >= hi)
             return STRATA_ECORRUPT;
         if (k & (1u << j))
             out->lo[j] = (int16_t)(p + 1);
@@ -87,76 +91,55 @@ int kv_child_box(const struct strata_kv *kv, const struct kv_box *b, const uint1
     return 0;
 }
 
-unsigned kv_quadrant(const struct strata_kv *kv, const struct kv_box *b, const uint16_t *pivot,
+unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                      const int16_t *v)
 {
-    unsigned j, k = 0;
-    for (j = 0; j < kv->cfg->dims; j++) {
-        int32_t p;
-        if (b->lo[j] != b->hi[j] && split_point(b, pivot, j, &p) == 0 && v[j] > p)
-            k |= 1u << j;
-    }
+    struct strata_kv_box c;
+    unsigned k;
+    for (k = 0; k + 1u < kv->grp; k++)
+        if (kv_child_box(kv, b, pivot, k, &c) == 0 && kv_meets(kv, c.lo, c.hi, v, v))
+            break;
     return k;
 }
 
-int kv_read_pivot(struct strata_kv *kv, unsigned part, uint16_t node, const struct kv_node *ni,
-                  uint16_t *pivot)
+int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
+             const int16_t *blo, const int16_t *bhi)
 {
-    unsigned j, d = kv_pivots(kv);
-    for (j = 0; j < d; j++) {
-        int rc;
-        if (ni->tail < d + 1u)
-            return STRATA_ECORRUPT;
-        if ((rc = kv_slot(kv, part, node, ni->tail - d + j, &pivot[j])) != 0)
-            return rc;
-    }
-    return 0;
-}
-
-void kv_domain(const struct strata_kv *kv, struct kv_box *b)
-{
-    memcpy(b->lo, kv->cfg->lo, sizeof b->lo);
-    memcpy(b->hi, kv->cfg->hi, sizeof b->hi);
+    unsigned j;
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++)
+        if (ahi[j] < blo[j] || alo[j] > bhi[j])
+            return 0;
+    return 1;
 }
 
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
 {
-    unsigned j, n = kv_recsize(kv) - 1u;
+    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
     kv_put32(b, r->ts);
-    for (j = 0; j < kv->cfg->dims; j++)
+    for (j = 0; j < d; j++)
         kv_put16(b + 4 + 2 * j, (uint16_t)r->v[j]);
-    if (kv->cfg->payload_size) {
-        if (r->payload)
-            memcpy(b + 4 + 2 * j, r->payload, kv->cfg->payload_size);
-        else
-            memset(b + 4 + 2 * j, 0, kv->cfg->payload_size);
-    }
+    memset(b + 4 + 2 * d, 0, KV_PAYLOAD(kv));
+    if (r->payload)
+        memcpy(b + 4 + 2 * d, r->payload, KV_PAYLOAD(kv));
     b[n] = (uint8_t)(strata_crc32(0, b, n) & 0x7Fu);
-}
-
-int kv_rec_decode(const struct strata_kv *kv, const uint8_t *b, struct strata_kv_record *r)
-{
-    unsigned j, n = kv_recsize(kv) - 1u;
-    if (b[n] != (uint8_t)(strata_crc32(0, b, n) & 0x7Fu))
-        return STRATA_ECORRUPT;
-    r->ts = kv_get32(b);
-    for (j = 0; j < kv->cfg->dims; j++)
-        r->v[j] = (int16_t)kv_get16(b + 4 + 2 * j);
-    for (; j < STRATA_KV_MAX_DIMS; j++)
-        r->v[j] = 0;
-    if (r->payload && kv->cfg->payload_size)
-        memcpy(r->payload, b + 4 + 2 * kv->cfg->dims, kv->cfg->payload_size);
-    return 0;
 }
 
 int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata_kv_record *r)
 {
-    uint8_t b[5 + 2 * STRATA_KV_MAX_DIMS + STRATA_KV_MAX_PAYLOAD];
-    uint32_t idx = (uint32_t)ptr - 1u;
+    uint8_t b[KV_MAX_REC];
+    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
     int rc;
-    if (ptr == 0 || (idx + 1u) * kv_recsize(kv) > kv_psize(kv))
+    if (ptr == 0 || (uint32_t)ptr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;
-    if ((rc = kv_io(kv)->read(kv, part, kv_rec_off(kv, idx), b, kv_recsize(kv))) != 0)
+    if ((rc = kv_io(kv)->read(kv, part, kv_rec_off(kv, ptr - 1u), b, kv->rs)) != 0)
         return rc;
-    return kv_rec_decode(kv, b, r);
+    if (b[n] != (uint8_t)(strata_crc32(0, b, n) & 0x7Fu))
+        return STRATA_ECORRUPT;
+    r->ts = kv_get32(b);
+    for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
+        r->v[j] = (int16_t)(j < d ? kv_get16(b + 4 + 2 * j) : 0);
+    if (r->payload)
+        memcpy(r->payload, b + 4 + 2 * d, KV_PAYLOAD(kv));
+    return 0;
 }

@@ -27,12 +27,13 @@ int kv_switch(struct strata_kv *kv)
         return STRATA_ENOSPC;
     if (!(kv->flags & KV_F_SPARE) && (rc = kv_part_clean(kv, t)) != 0)
         return rc;
-    kv->flags &= (uint8_t) ~(KV_F_SPARE | KV_F_NAREA | KV_F_RAREA);
+    /* nothing in the new partition predates the checkpoint, so nothing of it needs a mark: a
+     * restore to the checkpoint leaves it garbage, which the next switch cleans */
+    kv->flags = (uint8_t)((kv->flags & ~KV_F_SPARE) | KV_F_NAREA | KV_F_RAREA);
     kv->st.live++;
     kv->st.pn = kv->st.pr = kv->st.gn = kv->st.gr = 0;
     kv->st.nrec[t] = 0;
-    kv->ck_pn = kv->ck_pr = 0; /* nothing in the new partition predates the checkpoint */
-    memset(kv->marked, 0, sizeof kv->marked);
+    kv->ck_pn = kv->ck_pr = 0;
     if ((rc = kv_io(kv)->group_alloc(kv, KV_HDR_ROOT, &root)) != 0)
         return rc;
     if (kv->st.live == kv->cfg->partitions) {

@@ -9,46 +9,41 @@
  */
 #include "kv_internal.h"
 
-static int mark(struct strata_kv *kv, uint8_t type, uint32_t pos, unsigned slot)
+/* Append a mark of `type` at `pos` (slot: node marks) unless kv->flags has `flag` already. */
+static int mark(struct strata_kv *kv, unsigned flag, uint8_t type, uint32_t pos, unsigned slot)
 {
     uint8_t b[KV_MARK_LEN];
-    kv_mark_encode(b, type, kv_cur(kv), pos, slot);
-    return kv_log_append(kv, b, KV_MARK_LEN, 1);
-}
-
-static int rb_read(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
-{
-    return kv_read_part(kv, part, off, buf, len);
+    int rc;
+    if (kv->flags & flag)
+        return 0;
+    b[0] = type;
+    kv_put16(b + 1, pos);
+    b[3] = (uint8_t)slot;
+    if ((rc = kv_log_append(kv, b, KV_MARK_LEN, 1)) == 0)
+        kv->flags |= (uint8_t)flag;
+    return rc;
 }
 
 static int rb_rec_append(struct strata_kv *kv, const uint8_t *rec)
 {
     int rc;
-    if (!(kv->flags & KV_F_RAREA)) {
-        if ((rc = mark(kv, KV_OBJ_RAREA, kv->st.pr, 0)) != 0)
-            return rc;
-        kv->flags |= KV_F_RAREA;
-    }
-    rc = kv_prog_part(kv, kv_cur(kv), kv_rec_off(kv, kv->st.pr), rec, kv_recsize(kv));
-    if (rc == 0)
-        kv->st.pr++;
-    return rc;
+    if ((rc = mark(kv, KV_F_RAREA, KV_OBJ_RAREA, kv->st.pr, 0)) != 0 ||
+        (rc = kv_prog_part(kv, kv_cur(kv), kv_rec_off(kv, kv->st.pr), rec, kv->rs)) != 0)
+        return rc;
+    kv->st.pr++;
+    return 0;
 }
 
 static int rb_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first)
 {
     uint8_t h[2];
     int rc;
-    if (!(kv->flags & KV_F_NAREA)) {
-        if ((rc = mark(kv, KV_OBJ_NAREA, kv->st.pn, 0)) != 0)
-            return rc;
-        kv->flags |= KV_F_NAREA;
-    }
     kv_put16(h, kind);
-    if ((rc = kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, kv->st.pn), h, 2)) != 0)
+    if ((rc = mark(kv, KV_F_NAREA, KV_OBJ_NAREA, kv->st.pn, 0)) != 0 ||
+        (rc = kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, kv->st.pn), h, 2)) != 0)
         return rc;
     *first = kv->st.pn;
-    kv->st.pn = (uint16_t)(kv->st.pn + (kind == KV_HDR_QUAD ? kv_group(kv) : 1u));
+    kv->st.pn = (uint16_t)(kv->st.pn + (kind == KV_HDR_QUAD ? kv->grp : 1u));
     return 0;
 }
 
@@ -56,21 +51,26 @@ static int rb_node_append(struct strata_kv *kv, const uint16_t *path, unsigned d
                           unsigned slot, const uint16_t *vals, unsigned n)
 {
     uint16_t node = path[depth];
-    uint8_t b[2 * (STRATA_KV_MAX_DIMS + 1)];
+    uint8_t b[2 * (STRATA_KV_MAX_DIMS + 1)], *bit = &kv->marked[node / 8u % sizeof kv->marked];
     unsigned i;
     int rc;
-    if (slot == 0 || slot + n > kv_slots(kv) || n > STRATA_KV_MAX_DIMS + 1u)
+    if (slot == 0 || slot + n > kv->slots || n > STRATA_KV_MAX_DIMS + 1u)
         return STRATA_ECORRUPT;
-    if (node < kv->ck_pn &&
-        (node >= STRATA_KV_MARK_BITS || !(kv->marked[node / 8u] & (1u << (node % 8u))))) {
-        if ((rc = mark(kv, KV_OBJ_NODE, node, slot)) != 0)
+    if (node < kv->ck_pn) {
+        /* the table is exact for the first STRATA_KV_MARK_BITS nodes; beyond, mark every time */
+        unsigned m = node < STRATA_KV_MARK_BITS ? 1u << (node % 8u) : 0u;
+        if (!(*bit & m) && (rc = mark(kv, 0, KV_OBJ_NODE, node, slot)) != 0)
             return rc;
-        if (node < STRATA_KV_MARK_BITS)
-            kv->marked[node / 8u] |= (uint8_t)(1u << (node % 8u));
+        *bit |= (uint8_t)m;
     }
     for (i = 0; i < n; i++)
         kv_put16(b + 2 * i, vals[i]);
     return kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, node) + 2u * slot, b, 2u * n);
+}
+
+static int rb_read(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
+{
+    return kv_read_part(kv, part, off, buf, len);
 }
 
 static uint16_t rb_root(const struct strata_kv *kv, unsigned part)

@@ -10,66 +10,34 @@
 
 #define TOP(it) (&(it)->stack[(it)->depth - 1u])
 
-static int box_meets(const struct strata_kv *kv, const struct kv_box *b,
-                     const struct strata_kv_query *q)
-{
-    unsigned j;
-    for (j = 0; j < kv->cfg->dims; j++)
-        if (b->hi[j] < q->lo[j] || b->lo[j] > q->hi[j])
-            return 0;
-    return 1;
-}
-
-static int rec_matches(const struct strata_kv *kv, const struct strata_kv_record *r,
-                       const struct strata_kv_query *q)
-{
-    unsigned j;
-    for (j = 0; j < kv->cfg->dims; j++)
-        if (r->v[j] < q->lo[j] || r->v[j] > q->hi[j])
-            return 0;
-    return !q->has_time || (r->ts >= q->t_lo && r->ts <= q->t_hi);
-}
-
-static void top_box(const struct strata_kv_iter *it, struct kv_box *b)
-{
-    memcpy(b->lo, TOP(it)->lo, sizeof b->lo);
-    memcpy(b->hi, TOP(it)->hi, sizeof b->hi);
-}
-
-/* Enter a node: count the visit and find where its record slots end. */
+/* Make `node` (box b) the top of the stack: count the visit, find where its record slots end. */
 static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part, uint16_t node,
-                 const struct kv_box *b)
+                 const struct strata_kv_box *b)
 {
     struct kv_node ni;
-    int chain, rc;
-    if (++it->visits > kv_max_nodes(kv))
+    int rc;
+    if (++it->visits > kv->maxn)
         return STRATA_ECORRUPT;
-    if ((rc = kv_node_load(kv, part, node, &ni)) != 0)
+    if ((rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
         return rc;
     TOP(it)->node = node;
     TOP(it)->child = ni.child;
     TOP(it)->next = 0;
-    memcpy(TOP(it)->lo, b->lo, sizeof b->lo);
-    memcpy(TOP(it)->hi, b->hi, sizeof b->hi);
-    chain = kv_is_chain(kv, b, it->depth - 1u);
+    TOP(it)->box = *b;
     it->slot = 1;
-    it->end = (uint8_t)(ni.child ? ni.tail - (chain ? 0u : kv_pivots(kv)) : ni.w);
-    /* after a regular (migrating) split the node's own pointers are stale */
-    if (ni.child && !chain && (kv->cfg->flags & STRATA_KV_REGULAR_SPLIT))
-        it->end = 1;
+    it->end = (uint8_t)ni.w;
+    if (ni.child) {
+        /* records end where the tail begins; after a regular (migrating) split the node's own
+         * pointers are stale, unless it was a chain split */
+        int chain = kv_is_chain(kv, b, it->depth - 1u);
+        it->end = (uint8_t)(ni.tail - (chain ? 0u : KV_PIV(kv)));
+        if (!chain && KV_REGULAR(kv))
+            it->end = 1;
+    }
     return 0;
 }
 
-static int push(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part, uint16_t node,
-                const struct kv_box *b)
-{
-    if (it->depth >= STRATA_KV_MAX_DEPTH)
-        return STRATA_ECORRUPT;
-    it->depth++;
-    return enter(kv, it, part, node, b);
-}
-
-/* Next record of the top node's own slots that matches; 1 found, 0 none left. */
+/* The next record of the top node's own slots that matches: 1, or 0 when there is none left. */
 static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
                     struct strata_kv_record *out)
 {
@@ -82,51 +50,40 @@ static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned pa
             continue;
         if ((rc = kv_rec_read(kv, part, ptr, out)) != 0)
             return rc;
-        if (rec_matches(kv, out, &it->q))
+        if (kv_meets(kv, it->q.lo, it->q.hi, out->v, out->v) &&
+            (!it->q.has_time || (out->ts >= it->q.t_lo && out->ts <= it->q.t_hi)))
             return 1;
     }
     return 0;
 }
 
-/* Descend into the next child of the top node that meets the query, or pop it. */
+/* Descend into the next child of the top node that meets the query, or pop the node. */
 static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part)
 {
-    uint16_t pivot[STRATA_KV_MAX_DIMS], *pp = NULL, hdr;
-    struct kv_box b, child;
+    struct strata_kv_box b = TOP(it)->box, child;
+    struct kv_node ni;
     unsigned k;
     int rc;
-    top_box(it, &b);
     if (TOP(it)->child == 0) {
         it->depth--;
         return 0;
     }
-    if (kv_is_chain(kv, &b, it->depth - 1u)) {
-        if ((rc = kv_slot(kv, part, TOP(it)->child, 0, &hdr)) != 0)
-            return rc;
-        if (hdr != KV_HDR_CHAIN)
-            return STRATA_ECORRUPT;
+    if (kv_is_chain(kv, &b, it->depth - 1u))
         return enter(kv, it, part, TOP(it)->child, &b); /* same box: replace the top */
-    }
-    if (TOP(it)->next == 0) {
-        if ((rc = kv_slot(kv, part, TOP(it)->child, 0, &hdr)) != 0)
-            return rc;
-        if (hdr != KV_HDR_QUAD || (uint32_t)TOP(it)->child + kv_group(kv) > kv_max_nodes(kv))
-            return STRATA_ECORRUPT;
-    }
-    if (kv_pivots(kv)) {
-        struct kv_node ni;
-        if ((rc = kv_node_load(kv, part, TOP(it)->node, &ni)) != 0 ||
-            (rc = kv_read_pivot(kv, part, TOP(it)->node, &ni, pivot)) != 0)
-            return rc;
-        pp = pivot;
-    }
-    for (k = TOP(it)->next; k < kv_group(kv); k++) {
-        rc = kv_child_box(kv, &b, pp, k, &child);
+    ni.pivot[0] = 0;
+    if (KV_PIV(kv) && (rc = kv_node_load(kv, part, TOP(it)->node, &ni, 0)) != 0)
+        return rc;
+    for (k = TOP(it)->next; k < kv->grp; k++) {
+        rc = kv_child_box(kv, &b, KV_PIV(kv) ? ni.pivot : NULL, k, &child);
         if (rc < 0)
             return rc;
-        if (rc == 0 && box_meets(kv, &child, &it->q)) {
+        if (rc == 0 && kv_meets(kv, child.lo, child.hi, it->q.lo, it->q.hi)) {
+            uint16_t node = (uint16_t)(TOP(it)->child + k);
             TOP(it)->next = (uint8_t)(k + 1u);
-            return push(kv, it, part, (uint16_t)(TOP(it)->child + k), &child);
+            if (it->depth >= STRATA_KV_MAX_DEPTH)
+                return STRATA_ECORRUPT;
+            it->depth++;
+            return enter(kv, it, part, node, &child);
         }
     }
     it->depth--;
@@ -152,35 +109,29 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
     if (it->q.limit != 0 && it->returned >= it->q.limit)
         return 0;
     for (;;) {
-        unsigned part = it->part < kv->st.live ? kv_live_part(kv, it->part) : 0u;
+        unsigned part;
         int rc;
         if (it->depth == 0) {
-            struct kv_box b;
-            if (it->part >= kv->st.live || it->end == 0xFF) {
-                it->end = 0xFF; /* finished: stays finished */
-                return 0;
-            }
-            kv_domain(kv, &b);
+            struct strata_kv_box b;
+            if (it->part >= kv->st.live)
+                return 0; /* finished (part stays past the end) */
+            memcpy(b.lo, kv->cfg->lo, sizeof b.lo);
+            memcpy(b.hi, kv->cfg->hi, sizeof b.hi);
             it->visits = 0;
-            if (!box_meets(kv, &b, &it->q)) {
-                it->end = 0xFF;
-                return 0;
-            }
-            it->part++; /* the partition being walked is it->part - 1 from here on */
-            if ((rc = push(kv, it, part, kv_io(kv)->root(kv, part), &b)) != 0)
-                return rc;
-            continue;
-        }
-        part = kv_live_part(kv, it->part - 1u);
-        if (TOP(it)->next == 0 && it->slot < it->end) {
-            rc = next_own(kv, it, part, out);
-            if (rc != 0) {
+            part = kv_live_part(kv, it->part++);
+            it->depth = 1;
+            rc = enter(kv, it, part, kv_io(kv)->root(kv, part), &b);
+        } else {
+            /* the partition being walked is it->part - 1 */
+            part = kv_live_part(kv, it->part - 1u);
+            if (TOP(it)->next == 0 && (rc = next_own(kv, it, part, out)) != 0) {
                 if (rc == 1)
                     it->returned++;
                 return rc;
             }
+            rc = next_child(kv, it, part);
         }
-        if ((rc = next_child(kv, it, part)) != 0)
+        if (rc != 0)
             return rc;
     }
 }
@@ -188,16 +139,14 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
 int strata_kv_count(struct strata_kv *kv, const struct strata_kv_query *q, uint32_t *count)
 {
     struct strata_kv_iter it;
-    struct strata_kv_query all;
     struct strata_kv_record r;
     int rc;
     if (q == NULL || count == NULL)
         return STRATA_EINVAL;
-    all = *q;
-    all.limit = 0;
     *count = 0;
-    if ((rc = strata_kv_scan_open(kv, &it, &all)) != 0)
+    if ((rc = strata_kv_scan_open(kv, &it, q)) != 0)
         return rc;
+    it.q.limit = 0;
     r.payload = NULL;
     while ((rc = strata_kv_scan_next(kv, &it, &r)) == 1)
         (*count)++;
@@ -206,44 +155,28 @@ int strata_kv_count(struct strata_kv *kv, const struct strata_kv_query *q, uint3
 
 int strata_kv_get(struct strata_kv *kv, const int16_t *values, struct strata_kv_record *out)
 {
-    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
+    uint8_t payload[STRATA_KV_MAX_PAYLOAD], *dst;
     struct strata_kv_query q;
     struct strata_kv_iter it;
-    struct strata_kv_record r, best;
+    struct strata_kv_record r;
     int rc, found = 0;
-    if (kv == NULL || values == NULL || out == NULL || kv->cfg == NULL)
+    if (values == NULL || out == NULL)
         return STRATA_EINVAL;
     memset(&q, 0, sizeof q);
-    memcpy(q.lo, values, kv->cfg->dims * sizeof *values);
-    memcpy(q.hi, values, kv->cfg->dims * sizeof *values);
     if ((rc = strata_kv_scan_open(kv, &it, &q)) != 0)
         return rc;
-    r.payload = NULL;
+    memcpy(it.q.lo, values, KV_DIMS(kv) * sizeof *values);
+    memcpy(it.q.hi, values, KV_DIMS(kv) * sizeof *values);
+    dst = out->payload;
+    r.payload = dst ? payload : NULL;
     while ((rc = strata_kv_scan_next(kv, &it, &r)) == 1) {
-        if (!found || r.ts >= best.ts) {
-            best = r;
-            found = 1;
-        }
+        if (found && r.ts < out->ts)
+            continue;
+        found = 1;
+        *out = r; /* the latest so far (the last one among equal timestamps) */
+        out->payload = dst;
+        if (dst)
+            memcpy(dst, payload, KV_PAYLOAD(kv));
     }
-    if (rc != 0)
-        return rc;
-    if (!found)
-        return STRATA_ENOENT;
-    if (out->payload && kv->cfg->payload_size) {
-        /* read the winner again for its payload (scans skip payloads when not asked) */
-        q.has_time = 1;
-        q.t_lo = q.t_hi = best.ts;
-        best.payload = payload;
-        if ((rc = strata_kv_scan_open(kv, &it, &q)) != 0)
-            return rc;
-        while ((rc = strata_kv_scan_next(kv, &it, &best)) == 1)
-            memcpy(out->payload, payload, kv->cfg->payload_size);
-        if (rc != 0)
-            return rc;
-        best.payload = out->payload;
-    } else {
-        best.payload = out->payload;
-    }
-    *out = best;
-    return 0;
+    return rc != 0 ? rc : found ? 0 : STRATA_ENOENT;
 }

@@ -11,10 +11,9 @@
 #include "kv_internal.h"
 
 struct kv_plan {
-    uint16_t path[KV_PATH]; /* root .. target */
+    uint16_t path[KV_PATH]; /* root .. target (a longer path keeps only its end) */
     unsigned depth;         /* index of the target in path */
-    uint8_t truncated;      /* path longer than KV_PATH (only the baselines care) */
-    struct kv_box box;      /* the target's box */
+    struct strata_kv_box box;      /* the target's box */
     unsigned level;         /* quadrant splits above the target */
     uint16_t w, live;       /* the target's first free slot and live records */
     unsigned need;          /* nodes the put allocates */
@@ -24,59 +23,21 @@ static void push(struct kv_plan *p, uint16_t node)
 {
     if (p->depth + 1u < KV_PATH)
         p->depth++;
-    else
-        p->truncated = 1;
     p->path[p->depth] = node;
 }
 
-static int check_header(struct strata_kv *kv, unsigned part, uint16_t group, uint16_t kind,
-                        unsigned size)
-{
-    uint16_t v;
-    int rc;
-    if ((uint32_t)group + size > kv_max_nodes(kv))
-        return STRATA_ECORRUPT;
-    if ((rc = kv_slot(kv, part, group, 0, &v)) != 0)
-        return rc;
-    return v == kind ? 0 : STRATA_ECORRUPT;
-}
-
-/* From internal node `node` to the child whose box holds v (box and level follow). */
-static int step(struct strata_kv *kv, unsigned part, uint16_t node, const struct kv_node *ni,
-                struct kv_box *box, unsigned *level, const int16_t *v, uint16_t *next)
-{
-    uint16_t pivot[STRATA_KV_MAX_DIMS], *pp = NULL;
-    struct kv_box child;
-    unsigned k;
-    int rc;
-    if (kv_is_chain(kv, box, *level)) {
-        *next = ni->child;
-        return check_header(kv, part, ni->child, KV_HDR_CHAIN, 1);
-    }
-    if (kv_pivots(kv)) {
-        if ((rc = kv_read_pivot(kv, part, node, ni, pivot)) != 0)
-            return rc;
-        pp = pivot;
-    }
-    k = kv_quadrant(kv, box, pp, v);
-    if (kv_child_box(kv, box, pp, k, &child) != 0)
-        return STRATA_ECORRUPT;
-    *box = child;
-    (*level)++;
-    *next = (uint16_t)(ni->child + k);
-    return check_header(kv, part, ni->child, KV_HDR_QUAD, kv_group(kv));
-}
-
+/* To the leaf whose box holds v, reading only the tails of the internal nodes on the way. */
 static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct kv_plan *p)
 {
     uint32_t steps;
     memset(p, 0, sizeof *p);
     p->path[0] = kv_io(kv)->root(kv, part);
-    kv_domain(kv, &p->box);
-    for (steps = 0; steps <= kv_max_nodes(kv); steps++) {
-        uint16_t node = p->path[p->depth], next;
+    memcpy(p->box.lo, kv->cfg->lo, sizeof p->box.lo);
+    memcpy(p->box.hi, kv->cfg->hi, sizeof p->box.hi);
+    for (steps = 0; steps <= kv->maxn; steps++) {
         struct kv_node ni;
-        int rc = kv_node_load(kv, part, node, &ni);
+        uint16_t next;
+        int rc = kv_node_load(kv, part, p->path[p->depth], &ni, 0);
         if (rc != 0)
             return rc;
         if (ni.child == 0) {
@@ -84,8 +45,15 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
             p->live = ni.live;
             return 0;
         }
-        if ((rc = step(kv, part, node, &ni, &p->box, &p->level, v, &next)) != 0)
-            return rc;
+        next = ni.child; /* a chain node continues its parent's box */
+        if (!kv_is_chain(kv, &p->box, p->level)) {
+            const uint16_t *pv = KV_PIV(kv) ? ni.pivot : NULL;
+            unsigned k = kv_quadrant(kv, &p->box, pv, v);
+            if (kv_child_box(kv, &p->box, pv, k, &p->box) != 0)
+                return STRATA_ECORRUPT;
+            p->level++;
+            next = (uint16_t)(next + k);
+        }
         push(p, next);
     }
     return STRATA_ECORRUPT; /* a cycle */
@@ -94,9 +62,8 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
 /* ---- the records of the leaf being split -------------------------------------------------- */
 
 struct pass {
-    struct strata_kv *kv;
-    const struct kv_box *box;    /* only records inside it */
-    const struct kv_box *parent; /* for the quadrant of each record */
+    const struct strata_kv_box *box;    /* only records inside it */
+    const struct strata_kv_box *parent; /* for the quadrant of each record (NULL: sums only) */
     const uint16_t *pivot;
     int32_t sum[STRATA_KV_MAX_DIMS];
     uint8_t cnt[1u << STRATA_KV_MAX_DIMS];
@@ -104,39 +71,32 @@ struct pass {
     unsigned n;
 };
 
-static int in_box(const struct strata_kv *kv, const struct kv_box *b, const int16_t *v)
-{
-    unsigned j;
-    for (j = 0; j < kv->cfg->dims; j++)
-        if (v[j] < b->lo[j] || v[j] > b->hi[j])
-            return 0;
-    return 1;
-}
-
 /* Visit the live records of `node` slots [1, end) that lie in ps->box: sum their values, count
  * them per child quadrant and (regular split) point the children at them. */
-static int pass(struct pass *ps, unsigned part, uint16_t node, unsigned end)
+static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t node,
+                unsigned end)
 {
-    struct strata_kv *kv = ps->kv;
+    uint8_t b[STRATA_KV_MAX_NODE];
     unsigned i, j;
+    int rc;
+    if ((rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node), b, 2u * end)) != 0)
+        return rc;
     for (i = 1; i < end; i++) {
         struct strata_kv_record r;
-        uint16_t ptr;
-        int rc;
-        if ((rc = kv_slot(kv, part, node, i, &ptr)) != 0)
-            return rc;
+        uint16_t ptr = kv_get16(b + 2 * i);
+        unsigned k;
         if (ptr == 0 || (ptr & KV_CHILD))
             continue;
         r.payload = NULL;
         if ((rc = kv_rec_read(kv, part, ptr, &r)) != 0)
             return rc;
-        if (!in_box(kv, ps->box, r.v))
+        if (!kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
             continue;
-        for (j = 0; j < kv->cfg->dims; j++)
+        for (j = 0; j < KV_DIMS(kv); j++)
             ps->sum[j] += r.v[j];
         ps->n++;
         if (ps->parent) {
-            unsigned k = kv_quadrant(kv, ps->parent, ps->pivot, r.v);
+            k = kv_quadrant(kv, ps->parent, ps->pivot, r.v);
             if (ps->group) {
                 uint16_t child = (uint16_t)(ps->group + k);
                 if ((rc = kv_io(kv)->node_append(kv, &child, 0, 1u + ps->cnt[k], &ptr, 1)) != 0)
@@ -148,26 +108,22 @@ static int pass(struct pass *ps, unsigned part, uint16_t node, unsigned end)
     return 0;
 }
 
-/* Pivot of a box from the mean of its records, kept in the middle half of the box so that depth
- * stays bounded; stored as p + 32768 (0 for a dimension that cannot split). */
-static void make_pivot(const struct strata_kv *kv, const struct kv_box *b, const struct pass *ps,
+/* Pivot of a box from the mean of its records (rounded down), kept in the middle half of the box
+ * so that depth stays bounded; stored as p + 32768 (0 for a dimension that cannot split). */
+static void make_pivot(const struct strata_kv *kv, const struct strata_kv_box *b, const struct pass *ps,
                        uint16_t *out)
 {
     unsigned j;
-    for (j = 0; j < kv->cfg->dims; j++) {
-        int32_t lo = b->lo[j], hi = b->hi[j], q = (hi - lo) / 4, p;
-        if (lo == hi) {
-            out[j] = 0;
-            continue;
-        }
-        p = ps->n ? (ps->sum[j] >= 0 ? ps->sum[j] / (int32_t)ps->n
-                                     : -((-ps->sum[j] + (int32_t)ps->n - 1) / (int32_t)ps->n))
-                  : lo + (hi - lo) / 2;
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++) {
+        int32_t lo = b->lo[j], hi = b->hi[j], q = (hi - lo) / 4, p = lo + (hi - lo) / 2;
+        if (ps->n)
+            p = (int32_t)(((uint32_t)(ps->sum[j] + 32768 * (int32_t)ps->n)) / ps->n) - 32768;
         if (p < lo + q)
             p = lo + q;
         if (p > hi - 1 - q)
             p = hi - 1 - q;
-        out[j] = (uint16_t)(p + 32768);
+        out[j] = (uint16_t)(lo == hi ? 0 : p + 32768);
     }
 }
 
@@ -176,73 +132,54 @@ static void make_pivot(const struct strata_kv *kv, const struct kv_box *b, const
  * target is the node that takes the new record. */
 static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int dry)
 {
-    unsigned part = kv_cur(kv), depth = p->depth;
-    uint16_t leaf = p->path[p->depth], x_w = p->w, end = p->w;
-    int regular = (kv->cfg->flags & STRATA_KV_REGULAR_SPLIT) != 0;
+    const struct kv_io *io = kv_io(kv);
+    unsigned part = kv_cur(kv), end = p->w;
+    uint16_t leaf = p->path[p->depth];
+    int regular = KV_REGULAR(kv);
     for (;;) {
         int chain = kv_is_chain(kv, &p->box, p->level);
-        uint16_t tail[STRATA_KV_MAX_DIMS + 1], g = 0xFFFFu, *pivot = NULL;
-        unsigned n = 0, k;
-        struct kv_box child;
+        uint16_t tail[STRATA_KV_MAX_DIMS + 1], g = 0, *pivot = NULL;
+        unsigned n = 0, k = 0, depth = p->depth, at = p->w;
         struct pass ps;
         int rc;
         memset(&ps, 0, sizeof ps);
-        ps.kv = kv;
         ps.box = &p->box;
-        if (!chain && kv_pivots(kv)) {
-            if ((rc = pass(&ps, part, leaf, end)) != 0)
+        if (!chain && KV_PIV(kv)) {
+            if ((rc = pass(kv, &ps, part, leaf, end)) != 0)
                 return rc;
             make_pivot(kv, &p->box, &ps, tail);
             pivot = tail;
-            n = kv->cfg->dims;
+            n = KV_DIMS(kv);
         }
-        p->need += chain ? 1u : kv_group(kv);
-        if (!dry && (rc = kv_io(kv)->group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
+        p->need += chain ? 1u : kv->grp;
+        if (!dry && (rc = io->group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
-        if (chain) {
-            tail[0] = (uint16_t)(KV_CHILD | g);
-            if (!dry && (rc = kv_io(kv)->node_append(kv, p->path, depth, x_w, tail, 1)) != 0)
-                return rc;
-            push(p, g);
-            p->w = 1;
-            return 0;
-        }
-        k = kv_quadrant(kv, &p->box, pivot, v);
-        if (regular) {
-            memset(&ps, 0, sizeof ps);
-            ps.kv = kv;
-            ps.box = &p->box;
-            ps.parent = &p->box;
-            ps.pivot = pivot;
-            ps.group = dry ? 0 : g;
-            if ((rc = pass(&ps, part, leaf, end)) != 0)
-                return rc;
+        if (!chain) {
+            k = kv_quadrant(kv, &p->box, pivot, v);
+            if (regular) {
+                memset(&ps, 0, sizeof ps);
+                ps.box = ps.parent = &p->box;
+                ps.pivot = pivot;
+                ps.group = g;
+                if ((rc = pass(kv, &ps, part, leaf, end)) != 0)
+                    return rc;
+            }
         }
         tail[n++] = (uint16_t)(KV_CHILD | g);
-        if (!dry && (rc = kv_io(kv)->node_append(kv, p->path, depth, x_w, tail, n)) != 0)
+        if (!dry && (rc = io->node_append(kv, p->path, depth, at, tail, n)) != 0)
             return rc;
-        if (kv_child_box(kv, &p->box, pivot, k, &child) != 0)
-            return STRATA_ECORRUPT;
-        p->box = child;
-        p->level++;
+        if (!chain) {
+            if (kv_child_box(kv, &p->box, pivot, k, &p->box) != 0)
+                return STRATA_ECORRUPT;
+            p->level++;
+        }
         push(p, (uint16_t)(g + k));
-        depth = p->depth;
         p->w = (uint16_t)(1u + ps.cnt[k]);
-        if (!regular || ps.cnt[k] < kv_cap(kv))
+        /* a regular split may fill the child: split it too (its records are read again from
+         * the original leaf, restricted to the child's box) */
+        if (chain || !regular || ps.cnt[k] < kv->cap)
             return 0;
-        x_w = p->w; /* the migration filled this child: split it too */
     }
-}
-
-static int plan(struct strata_kv *kv, const int16_t *v, struct kv_plan *p)
-{
-    int rc = descend(kv, kv_cur(kv), v, p);
-    if (rc == 0 && p->live >= kv_cap(kv)) {
-        struct kv_plan dry = *p;
-        rc = split(kv, &dry, v, 1);
-        p->need = dry.need;
-    }
-    return rc;
 }
 
 /* Logical space (garbage excluded) decides; the physical check keeps one node of erased guard
@@ -250,21 +187,37 @@ static int plan(struct strata_kv *kv, const int16_t *v, struct kv_plan *p)
 static int fits(const struct strata_kv *kv, unsigned need)
 {
     uint32_t n = kv->st.pn + need, r = kv->st.pr + 1u;
-    uint32_t logical = (n - kv->st.gn) * kv->cfg->node_size + (r - kv->st.gr) * kv_recsize(kv);
-    uint32_t physical = n * kv->cfg->node_size + r * kv_recsize(kv) + kv->cfg->node_size;
-    return logical + kv->cfg->garbage_reserve <= kv_psize(kv) && physical <= kv_psize(kv);
+    uint32_t logical = (n - kv->st.gn) * kv->ns + (r - kv->st.gr) * kv->rs;
+    return logical + kv->cfg->garbage_reserve <= kv->psize &&
+           (n + 1u) * kv->ns + r * kv->rs <= kv->psize;
+}
+
+static int plan(struct strata_kv *kv, const int16_t *v, struct kv_plan *p)
+{
+    int rc = descend(kv, kv_cur(kv), v, p);
+    if (rc == 0 && p->live >= kv->cap) {
+        /* count the nodes the split will need (the path prefix stays as it is) */
+        struct strata_kv_box box = p->box;
+        unsigned depth = p->depth, level = p->level;
+        uint16_t w = p->w, leaf = p->path[depth];
+        rc = split(kv, p, v, 1);
+        p->box = box;
+        p->depth = depth;
+        p->level = level;
+        p->w = w;
+        p->path[depth] = leaf;
+    }
+    return rc;
 }
 
 int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
 {
-    uint8_t b[5 + 2 * STRATA_KV_MAX_DIMS + STRATA_KV_MAX_PAYLOAD];
+    uint8_t b[KV_MAX_REC];
     struct kv_plan p;
     uint16_t ptr;
-    unsigned j;
     int rc;
-    for (j = 0; j < kv->cfg->dims; j++)
-        if (rec->v[j] < kv->cfg->lo[j] || rec->v[j] > kv->cfg->hi[j])
-            return STRATA_EINVAL;
+    if (!kv_meets(kv, kv->cfg->lo, kv->cfg->hi, rec->v, rec->v))
+        return STRATA_EINVAL;
     kv_rec_encode(kv, rec, b);
     if ((rc = plan(kv, rec->v, &p)) != 0)
         return rc;

@@ -48,7 +48,7 @@ static void capacitor_arithmetic(void **state)
         assert_int_equal(strata_energy_observer(&e, &op), 0);
 }
 
-/* A node on 5 mA storing 3000 records: several power failures, same end as unlimited power. */
+/* A node on 5 mA storing 6000 records: several power failures, same end as unlimited power. */
 static void store_on_harvested_power(void **state)
 {
     struct kt_geo g = kt_paper();
@@ -70,7 +70,7 @@ static void store_on_harvested_power(void **state)
     for (;;) {
         rc = strata_kv_mount(&a->kv, &a->cfg);
         if (rc == 0)
-            rc = kt_run(a, 44, 3000, 100);
+            rc = kt_run(a, 44, 6000, 100);
         if (rc == 0)
             break;
         assert_int_equal(rc, STRATA_EPOWER);
@@ -80,10 +80,10 @@ static void store_on_harvested_power(void **state)
         strata_sim_reboot(a->sim);
     }
     strata_sim_set_observer(a->sim, NULL, NULL);
-    assert_int_equal(kt_run(b, 44, 3000, 100), 0);
+    assert_int_equal(kt_run(b, 44, 6000, 100), 0);
     assert_int_equal(kt_hash(&a->kv, &ha, &na), 0);
     assert_int_equal(kt_hash(&b->kv, &hb, &nb), 0);
-    print_message("# 3000 records on 5 mA: %llu power failures, %.1f s (%.1f s charging)\n",
+    print_message("# 6000 records on 5 mA: %llu power failures, %.1f s (%.1f s charging)\n",
                   (unsigned long long)e.st.power_failures, strata_energy_time(&e), e.st.off_s);
     assert_true(e.st.power_failures >= 2);
     assert_int_equal(e.st.power_failures, e.st.charge_cycles);

@@ -70,7 +70,7 @@ static int setup(struct kvcli *c)
     c->cfg.partition_units = (uint16_t)c->punits;
     c->cfg.partitions = (uint8_t)c->partitions;
     c->cfg.dims = (uint8_t)c->dims;
-    c->cfg.spare_slots = 3;
+    c->cfg.spare_slots = 5;
     c->cfg.node_size = (uint16_t)c->node;
     c->cfg.garbage_reserve = (uint16_t)(c->punits * f->geo.erase_size / 10u);
     if (c->cfg.garbage_reserve < c->node)

@@ -53,7 +53,7 @@ static void node_init(struct node *n)
     n->cfg.partition_units = 40;
     n->cfg.partitions = 4;
     n->cfg.dims = 2;
-    n->cfg.spare_slots = 3;
+    n->cfg.spare_slots = 5;
     n->cfg.node_size = 64;
     n->cfg.garbage_reserve = 2048;
     n->cfg.lo[0] = 0;
