@@ -77,7 +77,7 @@ static int slot_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len
     fs_put16(s + 3, k);
     fs_put16(s + 5, wd);
     s[7] = slot_check(s, f->seq, f->slot);
-    if ((rc = strata_flash_sync(fs->cfg.flash)) != 0 ||
+    if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) != 0 ||
         (rc = fs_prog(fs, slot_u(fs, f, f->slot), s, FS_SLOT)) != 0)
         return rc;
     f->slot++;

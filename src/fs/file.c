@@ -183,20 +183,17 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
 
 int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t off, int whence)
 {
-    int64_t at;
+    uint32_t at;
     if (!handle_ok(fs, f))
         return STRATA_EBADF;
-    if (whence == STRATA_FS_SEEK_SET)
-        at = off;
-    else if (whence == STRATA_FS_SEEK_CUR)
-        at = (int64_t)f->pos + off;
-    else if (whence == STRATA_FS_SEEK_END)
-        at = (int64_t)f->len + off;
-    else
+    if ((unsigned)whence > STRATA_FS_SEEK_END)
         return STRATA_EINVAL;
-    if (at < 0 || at > (int64_t)f->len || at > 0x7FFFFFFF)
+    /* lengths are below 2^24: a negative offset past the start wraps far above the length */
+    at = (whence == STRATA_FS_SEEK_SET ? 0 : whence == STRATA_FS_SEEK_CUR ? f->pos : f->len) +
+         (uint32_t)off;
+    if (at > f->len)
         return STRATA_EINVAL;
-    f->pos = (uint32_t)at;
+    f->pos = at;
     return (int32_t)at;
 }
 

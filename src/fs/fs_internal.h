@@ -92,6 +92,8 @@ static inline uint32_t fs_min(uint32_t a, uint32_t b)
 }
 
 /* io.c: addresses, device access, sector markers */
+enum { DEV_READ, DEV_PROG, DEV_ERASE, DEV_SYNC };
+int fs_dev(const struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n);
 uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page);
 uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes);
 int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n);

@@ -29,21 +29,34 @@ uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page)
  * ceil(n / pps) sector starts, each costing a marker. */
 uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 {
-    uint32_t ps = dev(fs)->geo.page_size, n = (bytes + ps - 1) / ps;
-    while ((uint64_t)n * ps - (uint64_t)FS_M * ((n + fs->pps - 1) / fs->pps) < bytes)
+    uint32_t ps = dev(fs)->geo.page_size, n;
+    if (bytes >= fs->pages * ps)
+        return fs->pages + 1; /* more than the whole range */
+    for (n = (bytes + ps - 1) / ps; n * ps - FS_M * ((n + fs->pps - 1) / fs->pps) < bytes;)
         n++;
     return n;
 }
 
+static const uint8_t zeros[8];
+
+/* The one place the file system reaches the flash contract's checked wrappers. */
+int fs_dev(const struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
+{
+    const struct strata_flash *f = dev(fs);
+    if (op == DEV_READ)
+        return strata_flash_read(f, addr, buf, n);
+    if (op == DEV_PROG)
+        return strata_flash_prog(f, addr, buf, n);
+    return op == DEV_ERASE ? strata_flash_erase(f, addr) : strata_flash_sync(f);
+}
+
 /* Read or program n bytes at usable address u, one device call per sector touched. */
-static int io(const struct strata_fs *fs, int prog, uint32_t u, void *buf, uint32_t n)
+static int io(const struct strata_fs *fs, int op, uint32_t u, void *buf, uint32_t n)
 {
     uint8_t *p = buf;
     while (n > 0) {
         uint32_t in = u % fs->usable, chunk = fs_min(n, fs->usable - in);
-        uint32_t a = sector_addr(fs, u / fs->usable) + FS_M + in;
-        int rc = prog ? strata_flash_prog(dev(fs), a, p, chunk)
-                      : strata_flash_read(dev(fs), a, p, chunk);
+        int rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_M + in, p, chunk);
         if (rc != 0)
             return rc;
         u += chunk;
@@ -55,18 +68,17 @@ static int io(const struct strata_fs *fs, int prog, uint32_t u, void *buf, uint3
 
 int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
 {
-    return io(fs, 0, u, buf, n);
+    return io(fs, DEV_READ, u, buf, n);
 }
 
 int fs_prog(const struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
 {
-    return io(fs, 1, u, (void *)(uintptr_t)buf, n);
+    return io(fs, DEV_PROG, u, (void *)(uintptr_t)buf, n);
 }
 
 /* Program n (<= 8) zero bytes: always legal on NOR, the "set" value of every one-way field. */
 int fs_zero(const struct strata_fs *fs, uint32_t u, uint32_t n)
 {
-    static const uint8_t zeros[8] = {0};
     return fs_prog(fs, u, zeros, n);
 }
 
@@ -116,7 +128,7 @@ int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
 {
     uint8_t m[FS_M], w[4];
     uint32_t v, c;
-    int rc = strata_flash_read(dev(fs), sector_addr(fs, sector), m, FS_M);
+    int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_M);
     if (rc != 0)
         return rc;
     ok_word(fs, w);
@@ -138,20 +150,19 @@ int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp)
     uint8_t m[4];
     fs_put16(m, fp);
     fs_put16(m + 2, ~fp);
-    return strata_flash_prog(dev(fs), sector_addr(fs, sector) + 4, m, 4);
+    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 4);
 }
 
 /* Invalidate the ok word, erase, write it again: a cut anywhere leaves the sector dirty. */
 int fs_erase(const struct strata_fs *fs, uint32_t sector)
 {
-    static const uint8_t zeros[4] = {0};
     uint8_t w[4];
     uint32_t a = sector_addr(fs, sector);
-    int rc = strata_flash_prog(dev(fs), a, zeros, 4);
+    int rc = fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)zeros, 4);
     if (rc == 0)
-        rc = strata_flash_erase(dev(fs), fs->cfg.first_unit + sector);
+        rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
     ok_word(fs, w);
-    return rc ? rc : strata_flash_prog(dev(fs), a, w, 4);
+    return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
 }
 
 /* Validate the device and configuration; fill the context's geometry. */

@@ -135,7 +135,7 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
  * and everything it commits was complete before). */
 int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    int rc = strata_flash_sync(fs->cfg.flash);
+    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
     return rc ? rc : fs_zero(fs, entry_u(fs, f, f->k - 1u) + 3, 1);
 }
 
