@@ -11,27 +11,23 @@ static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *
 {
     struct strata_fs_file t;
     struct fs_walk o;
-    uint32_t nlen = 0, j;
-    int rc = fs_load(fs, &t, &w->h), ev;
+    char name[STRATA_FS_NAME_LIMIT];
+    uint32_t nlen = 0, top;
+    int rc, ev;
+    while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0) {
+        name[nlen] = (char)w->h.name[nlen]; /* before the scratch buffer is used again */
+        nlen++;
+    }
+    rc = fs_load(fs, &t, &w->h);
     if (rc == STRATA_ECORRUPT)
         return fs_finding(fs, sc, FS_NONE, "bad length slot or log link");
-    for (j = 0; rc == 0 && j < t.kc; j++) {
-        uint8_t e[FS_ENTRY];
-        uint32_t key;
-        if ((rc = fs_read(fs, fs_page_u(fs, t.log) + fs->hdr + FS_ENTRY * j, e, FS_ENTRY)) != 0)
-            return rc;
-        key = fs_get16(e);
-        if (e[2] == fs_entry_check(key) && key * t.log_record >= t.cap)
-            rc = fs_finding(fs, sc, FS_NONE, "log entry past the end of the file");
-    }
-    while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0)
-        nlen++;
+    if (rc == 0 && (rc = fs_log_top(fs, &t, &top)) == 0 && top >= t.cap + t.log_record)
+        rc = fs_finding(fs, sc, FS_NONE, "log entry past the end of the file");
     fs_walk_at(fs, &o, w->page);
     while (rc == 0 && (ev = fs_step(fs, &o)) != EV_END) {
         if (ev < 0)
             return ev;
-        if (ev == EV_EXTENT && fs_live(&o.h) &&
-            fs_name_eq(fs, o.h.name, (const char *)w->h.name, nlen))
+        if (ev == EV_EXTENT && fs_live(&o.h) && fs_name_eq(fs, o.h.name, name, nlen))
             rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
     }
     return rc;

@@ -23,7 +23,6 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
                    unsigned flags)
 {
     struct fs_walk w;
-    struct strata_fs_file nf;
     uint32_t nlen;
     int rc;
     if (fs == NULL || !fs->mounted || f == NULL || (flags & ~31u) != 0 || handle_ok(fs, f))
@@ -39,14 +38,10 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
         return STRATA_EEXIST;
     if (rc == 0 && fs_opened(fs, w.h.page) != NULL)
         return STRATA_EBUSY;
-    if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE)) {
-        rc = fs_create(fs, name, nlen, fs_area_for(fs->cfg.default_size), 0, 0, FS_NONE, FS_NONE,
-                       &nf);
-        if (rc == 0 && (rc = fs_hdr_read(fs, nf.page, w.raw, &w.h)) == HDR_VALID)
-            rc = 0;
-    }
+    if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE))
+        rc = fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, 0, 0);
     if (rc != 0)
-        return rc > 0 ? STRATA_ECORRUPT : rc;
+        return rc;
     if ((rc = fs_load(fs, f, &w.h)) != 0)
         return rc;
     f->flags = (uint8_t)flags;
@@ -118,11 +113,12 @@ static int log_too_small(const struct strata_fs_file *f, uint32_t off, uint32_t 
 static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off,
                         uint32_t end, const uint8_t *p)
 {
+    static const struct fs_span none = {NULL, FS_NONE, 0};
     int rc;
     if (end > f->intent && f->page == f->base) {
         rc = fs_intent(fs, f, end);
         if (rc == 1)
-            rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record, NULL);
+            rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record, &none);
         if (rc != 0)
             return rc < 0 ? rc : 1;
         if (f->page != f->base)
@@ -163,7 +159,8 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
             break; /* the copy holds the whole write */
         } else if (rc == 0 && off < f->clean) {
             e = fs_min(end, (off / f->log_record + 1) * f->log_record);
-            rc = fs_log_put(fs, f, off, p, e - off);
+            s.n = e - off;
+            rc = fs_log_put(fs, f, &s);
         } else if (rc == 0) {
             rc = put_in_place(fs, f, off, end, p);
         }

@@ -147,18 +147,17 @@ static int pick_sector(struct strata_fs *fs, uint32_t sector, uint32_t live, uin
 static int move_one(struct strata_fs *fs, uint32_t sector)
 {
     struct fs_walk w;
-    uint8_t raw[FS_HDR_MAX];
     struct fs_hdr owner;
     int ev;
     fs_walk_at(fs, &w, sector * fs->pps);
     while ((ev = fs_step(fs, &w)) != EV_END && w.at / fs->pps == sector) {
-        const struct fs_hdr *h = &w.h;
+        struct fs_hdr *h = &w.h;
         if (ev < 0)
             return ev;
         if (ev != EV_EXTENT || h->obsolete)
             continue;
         if (h->type == FS_T_LOG) {
-            ev = fs_hdr_read(fs, h->lpage, raw, &owner);
+            ev = fs_hdr_read(fs, h->lpage, &owner, 0);
             if (ev < 0)
                 return ev;
             if (ev != HDR_VALID || !fs_live(&owner))

@@ -29,12 +29,11 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
 static int kill_target(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_t seq,
                        const char *what)
 {
-    uint8_t raw[FS_HDR_MAX];
     struct fs_hdr t;
     int rc;
     if (page == FS_NONE)
         return 0;
-    rc = fs_hdr_read(fs, page, raw, &t);
+    rc = fs_hdr_read(fs, page, &t, 0);
     if (rc < 0)
         return rc;
     if (rc != HDR_VALID || t.seq != seq || t.obsolete || fs_opened(fs, page) != NULL)
@@ -63,9 +62,8 @@ static int pass_pointers(struct strata_fs *fs, struct fs_scan *sc, struct fs_wal
 
 static int log_owned(struct strata_fs *fs, const struct fs_hdr *log)
 {
-    uint8_t raw[FS_HDR_MAX];
     struct fs_hdr o;
-    int rc = fs_hdr_read(fs, log->lpage, raw, &o);
+    int rc = fs_hdr_read(fs, log->lpage, &o, 1);
     if (rc < 0)
         return rc;
     return rc == HDR_VALID && o.type == FS_T_DATA && !o.obsolete && o.seq == log->lseq &&

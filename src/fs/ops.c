@@ -61,29 +61,26 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
 {
     struct fs_walk w;
-    struct strata_fs_file nf;
     uint32_t nlen;
     int rc = find(fs, name, &nlen, &w);
     if (rc == 0)
         return STRATA_EEXIST;
     if (rc != STRATA_ENOENT)
         return rc;
-    return fs_create(fs, name, nlen, fs_area_for(size), 0, 0, FS_NONE, FS_NONE, &nf);
+    return fs_create_file(fs, &w.h, name, nlen, size, 0, 0);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
                             uint32_t record_size)
 {
     struct fs_walk w;
-    struct strata_fs_file nf;
     uint32_t nlen, n = record_size ? log_size / record_size : 0;
     int rc;
     if (record_size == 0 || record_size > 0xFFFF || n == 0 || n > 0xFFFF)
         return STRATA_EINVAL;
     rc = find(fs, name, &nlen, &w);
     if (rc == STRATA_ENOENT)
-        return fs_create(fs, name, nlen, fs_area_for(fs->cfg.default_size), n, record_size,
-                         FS_NONE, FS_NONE, &nf);
+        return fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, n, record_size);
     if (rc != 0)
         return rc;
     if (fs_opened(fs, w.h.page) != NULL)
@@ -92,19 +89,19 @@ int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log
 }
 
 /* Describe the live data extent h (through its open handle when there is one). */
-static int describe(struct strata_fs *fs, const struct fs_hdr *h, struct strata_fs_stat *st)
+static int describe(struct strata_fs *fs, struct fs_hdr *h, struct strata_fs_stat *st)
 {
     struct strata_fs_file t;
     const struct strata_fs_file *f = fs_opened(fs, h->page);
     uint32_t i;
     int rc = 0;
+    memset(st, 0, sizeof *st);
+    for (i = 0; i < fs->cfg.name_max && h->name[i] != 0; i++)
+        st->name[i] = (char)h->name[i]; /* before the scratch buffer is used again */
     if (f == NULL) {
         rc = fs_load(fs, &t, h);
         f = &t;
     }
-    memset(st, 0, sizeof *st);
-    for (i = 0; i < fs->cfg.name_max && h->name[i] != 0; i++)
-        st->name[i] = (char)h->name[i];
     st->size = f->len;
     st->capacity = fs_room(f);
     st->page = f->page;

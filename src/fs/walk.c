@@ -43,7 +43,7 @@ int fs_step(const struct strata_fs *fs, struct fs_walk *w)
             return EV_COVER;
         }
     }
-    rc = fs_hdr_read_short(fs, w->page, w->raw, &w->h);
+    rc = fs_hdr_read(fs, w->page, &w->h, 0);
     if (rc < 0)
         return rc;
     if (rc == HDR_BLANK) {
@@ -88,7 +88,7 @@ static uint16_t name_hash(const char *name, uint32_t n)
     return (uint16_t)strata_crc32(0, name, n);
 }
 
-/* Find the live data file of that name; on success w->h (and w->raw) describe its header. The
+/* Find the live data file of that name; on success w->h describes its header. The
  * cache is only a hint: every hit is checked against the header it points at. */
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w)
 {
@@ -98,7 +98,7 @@ int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_w
     for (i = 0; i < STRATA_FS_CACHE; i++) {
         if (fs->cache[i].hash != hash || fs->cache[i].page >= fs->pages)
             continue;
-        ev = fs_hdr_read_short(fs, fs->cache[i].page, w->raw, &w->h);
+        ev = fs_hdr_read(fs, fs->cache[i].page, &w->h, 0);
         if (ev < 0)
             return ev;
         if (ev == HDR_VALID && fs_live(&w->h) && fs_name_eq(fs, w->h.name, name, nlen))
