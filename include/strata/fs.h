@@ -103,7 +103,7 @@ struct strata_fs {
         uint16_t hash;
         uint32_t page;
     } cache[STRATA_FS_CACHE];
-    uint8_t cache_next, mounted, cleaning;
+    uint8_t cache_next, mounted, cleaning, tag; /* tag: configuration byte of the markers */
 };
 
 struct strata_fs_dir {

@@ -237,23 +237,29 @@ int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from,
     return 0;
 }
 
-/* Copy the file's current content, with the span s (s->n may be 0) written over it, into a new
- * extent with a data area of at least `area` bytes and that log configuration; the handle then
- * describes the (uncommitted) copy. */
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs, const struct fs_span *s)
+/* Copy the file's current content, with the span s (NULL: none) written over it, into a new
+ * extent with a data area of at least `area` bytes; the handle then describes the
+ * (uncommitted) copy. cfg: the copy's log configuration as logn | logrs << 16 (0: default),
+ * FS_NONE to keep the file's. */
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
+               const struct fs_span *s, uint32_t cfg)
 {
+    static const struct fs_span nothing = {NULL, FS_NONE, 0};
     struct fs_hdr h;
     uint32_t len = f->len;
     int rc;
+    if (s == NULL)
+        s = &nothing;
     if (s->n > 0 && s->off + s->n > len)
         len = s->off + s->n;
     if (area < len + 4 * FS_SLOT)
         area = fs_area_for(len);
+    if (cfg == FS_NONE)
+        cfg = f->log_records | (uint32_t)f->log_record << 16;
     h.type = FS_T_DATA;
     h.pages = 1 + fs_pages_for(fs, area);
-    h.logn = (uint16_t)logn;
-    h.logrs = (uint16_t)logrs;
+    h.logn = (uint16_t)cfg;
+    h.logrs = (uint16_t)(cfg >> 16);
     h.lpage = f->base;
     h.lseq = f->base_seq;
     if ((rc = fs_create(fs, &h, NULL, 0)) != 0 ||
@@ -266,8 +272,8 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, ui
     f->seq = h.seq;
     f->cap = fs_page_u(fs, h.page + h.pages) - fs_data_u(fs, f);
     f->log = FS_NONE;
-    f->log_records = (uint16_t)logn;
-    f->log_record = (uint16_t)logrs;
+    f->log_records = h.logn;
+    f->log_record = h.logrs;
     f->k = f->kend = f->slot = 0;
     f->len = f->clean = f->intent = len;
     f->state = (uint8_t)((f->state | ST_DIRTY) & ~ST_LOG_READY);
@@ -279,7 +285,6 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, ui
  * commit point), then the original and its log become obsolete. */
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    static const struct fs_span none = {NULL, FS_NONE, 0};
     int rc = 0;
     if (!(f->state & ST_DIRTY))
         return 0;
@@ -289,7 +294,7 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
     } else {
         while ((rc = put_state(fs, f, f->len, f->k, f->len)) == 1)
             if ((rc = fs_rewrite(fs, f, f->cap > fs_area_for(f->len) ? f->cap : fs_area_for(f->len),
-                                 f->log_records, f->log_record, &none)) != 0)
+                                 NULL, FS_NONE)) != 0)
                 return rc;
         if (rc == 0 && f->page != f->base) {
             if ((rc = fs_flag(fs, f->page, O_COMMIT(fs->cfg.name_max))) != 0 ||
@@ -310,10 +315,9 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
 /* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit. */
 int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t logn, uint32_t logrs)
 {
-    static const struct fs_span none = {NULL, FS_NONE, 0};
     struct strata_fs_file t;
     int rc = fs_load(fs, &t, h);
     if (rc == 0)
-        rc = fs_rewrite(fs, &t, t.cap, logn, logrs, &none);
+        rc = fs_rewrite(fs, &t, t.cap, NULL, logn | logrs << 16);
     return rc ? rc : fs_commit(fs, &t);
 }

@@ -95,9 +95,9 @@ static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struc
 {
     uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
     uint32_t area = f->cap > 0x7FFFFFFF ? need : end > fs_room(f) ? 2 * f->cap : f->cap;
-    int rc = fs_rewrite(fs, f, area > need ? area : need, f->log_records, f->log_record, s);
+    int rc = fs_rewrite(fs, f, area > need ? area : need, s, FS_NONE);
     if (rc == STRATA_ENOSPC && area > need)
-        rc = fs_rewrite(fs, f, need, f->log_records, f->log_record, s);
+        rc = fs_rewrite(fs, f, need, s, FS_NONE);
     return rc;
 }
 
@@ -113,12 +113,11 @@ static int log_too_small(const struct strata_fs_file *f, uint32_t off, uint32_t 
 static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off,
                         uint32_t end, const uint8_t *p)
 {
-    static const struct fs_span none = {NULL, FS_NONE, 0};
     int rc;
     if (end > f->intent && f->page == f->base) {
         rc = fs_intent(fs, f, end);
         if (rc == 1)
-            rc = fs_rewrite(fs, f, f->cap, f->log_records, f->log_record, &none);
+            rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE);
         if (rc != 0)
             return rc < 0 ? rc : 1;
         if (f->page != f->base)

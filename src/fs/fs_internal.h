@@ -139,9 +139,14 @@ struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
 int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen);
 
 /* gc.c: per-sector accounting, garbage collection, cleaning */
-typedef int (*fs_sector_fn)(struct strata_fs *fs, uint32_t sector, uint32_t live,
-                            uint32_t dead, void *arg);
-int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg);
+struct fs_acct {
+    uint32_t sector, live, dead, free; /* the sector's pages */
+    uint32_t files, logs;              /* live ones so far */
+    uint32_t carry_end;                /* end of the last extent that ran past its sector */
+    int carry_live;
+};
+typedef int (*fs_sector_fn)(struct strata_fs *fs, const struct fs_acct *a, void *arg);
+int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg);
 int fs_gc(struct strata_fs *fs, uint32_t need);
 int fs_clean(struct strata_fs *fs);
 
@@ -164,8 +169,8 @@ int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uin
                    uint32_t size, uint32_t logn, uint32_t logrs);
 int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
             uint32_t base, const struct fs_span *s);
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs, const struct fs_span *s);
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
+               const struct fs_span *s, uint32_t cfg);
 int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t logn, uint32_t logrs);
 uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 

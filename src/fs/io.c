@@ -111,29 +111,23 @@ int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *u
     return 0;
 }
 
-static void ok_word(const struct strata_fs *fs, uint8_t *w)
+/* The ok word: "SF", the format version, the configuration tag (set up by fs_setup). */
+static uint32_t ok_word(const struct strata_fs *fs)
 {
-    uint8_t cfg[6];
-    fs_put16(cfg, fs->cfg.name_max);
-    fs_put32(cfg + 2, dev(fs)->geo.page_size);
-    w[0] = 0x53;
-    w[1] = 0x46;
-    w[2] = FS_VERSION;
-    w[3] = (uint8_t)strata_crc32(0, cfg, sizeof cfg);
+    return 0x4653u | FS_VERSION << 16 | (uint32_t)fs->tag << 24;
 }
 
 /* 1: ok (then *fp is the first header page, 0 when unset), 0: dirty, 2: a marker of another
  * version or configuration, <0: error. */
 int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
 {
-    uint8_t m[FS_M], w[4];
+    uint8_t m[FS_M];
     uint32_t v, c;
     int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_M);
     if (rc != 0)
         return rc;
-    ok_word(fs, w);
-    if (memcmp(m, w, 4) != 0)
-        return m[0] == w[0] && m[1] == w[1] ? 2 : 0;
+    if (fs_get32(m) != ok_word(fs))
+        return fs_get16(m) == 0x4653u ? 2 : 0;
     v = fs_get16(m + 4);
     c = fs_get16(m + 6);
     *fp = 0;
@@ -161,7 +155,7 @@ int fs_erase(const struct strata_fs *fs, uint32_t sector)
     int rc = fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)zeros, 4);
     if (rc == 0)
         rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
-    ok_word(fs, w);
+    fs_put32(w, ok_word(fs));
     return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
 }
 
@@ -169,6 +163,7 @@ int fs_erase(const struct strata_fs *fs, uint32_t sector)
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     const struct strata_flash *f = cfg ? cfg->flash : NULL;
+    uint8_t id[6];
     uint32_t ps, units;
     if (fs == NULL || cfg == NULL || f == NULL || strata_flash_validate(f) != 0)
         return STRATA_EINVAL;
@@ -194,6 +189,9 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     fs->usable = f->geo.erase_size - FS_M;
     fs->sectors = units;
     fs->pages = units * fs->pps;
+    fs_put16(id, fs->cfg.name_max);
+    fs_put32(id + 2, ps);
+    fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
     if (cfg->first_unit >= f->geo.erase_count || units > f->geo.erase_count - cfg->first_unit ||
         fs->cfg.name_max > STRATA_FS_NAME_LIMIT || cfg->buffer == NULL ||
         cfg->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||

@@ -127,28 +127,27 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
  * and everything it commits was complete before). */
 int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
+    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, FS_NONE);
     return rc ? rc : fs_zero(fs, entry_u(fs, f, f->k - 1u) + 3, 1);
 }
 
-/* First write since the file was opened: void uncommitted entries, skip a slot whose record a
- * cut left half-written, and find the first free slot. */
+/* First write since the file was opened: void the uncommitted entries, and those past them
+ * whose record slot a cut left half-written, up to the first free slot. */
 static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    uint32_t lo = f->kend, used, j;
+    uint32_t j, used;
     int rc;
-    for (j = f->kc; j < lo; j++)
+    for (j = f->kc; j < f->log_records; j++) {
+        if (j >= f->kend) {
+            if ((rc = fs_last_used(fs, record_u(fs, f, j), f->log_record, &used)) != 0)
+                return rc;
+            if (used == 0)
+                break;
+        }
         if ((rc = entry_void(fs, f, j)) != 0)
             return rc;
-    for (; lo < f->log_records; lo++) {
-        if ((rc = fs_last_used(fs, record_u(fs, f, lo), f->log_record, &used)) != 0)
-            return rc;
-        if (used == 0)
-            break;
-        if ((rc = entry_void(fs, f, lo)) != 0)
-            return rc;
     }
-    f->k = (uint16_t)lo;
+    f->k = (uint16_t)j;
     f->state |= ST_LOG_READY;
     return 0;
 }
@@ -159,24 +158,19 @@ static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
     uint8_t e[FS_ENTRY - 1];
-    uint32_t rs = f->log_record, key = s->off / rs, a = key * rs;
-    uint32_t end = s->off + s->n;
-    int rc;
-    if (f->log == FS_BAD || (f->log != FS_NONE && f->k >= f->log_records &&
-                             (f->state & ST_LOG_READY))) {
-        /* unusable link or full log: merge into a fresh extent */
-        static const struct fs_span none = {NULL, FS_NONE, 0};
-        rc = fs_rewrite(fs, f, f->cap, f->log_records, rs, &none);
-        return rc ? rc : 1;
-    }
+    uint32_t rs = f->log_record, key = s->off / rs, a = key * rs, end = s->off + s->n;
+    int rc = 0;
     if (f->log == FS_NONE)
         rc = log_create(fs, f);
-    else
-        rc = (f->state & ST_LOG_READY) ? 0 : log_prepare(fs, f);
+    else if (f->log != FS_BAD && !(f->state & ST_LOG_READY))
+        rc = log_prepare(fs, f);
     if (rc != 0)
         return rc;
-    if (f->k >= f->log_records)
-        return fs_log_put(fs, f, s); /* full after preparing: merges (depth 1) */
+    if (f->log == FS_BAD || f->k >= f->log_records) {
+        /* unusable link or full log: merge into a fresh extent */
+        rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE);
+        return rc ? rc : 1;
+    }
     rc = fs_copy(fs, f, a, fs_min(a + rs, f->len > end ? f->len : end),
                  record_u(fs, f, f->k) - a, s);
     if (rc != 0)

@@ -1,5 +1,5 @@
 /*
- * format, mount (with repair), unmount, df.
+ * format, mount (with repair), unmount.
  *
  * Mount (and check, check.c) is a scan of every header in two passes. Pass 1 finds the highest
  * sequence number and settles every pointer: an uncommitted copy is obsoleted; a committed
@@ -25,77 +25,63 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
     return fs_flag(fs, page, O_OBS(fs->cfg.name_max));
 }
 
-/* Obsolete the extent (page, seq) when it is still there and not obsolete. */
-static int kill_target(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_t seq,
-                       const char *what)
+/* Obsolete the extent (page, seq) when it is still there, not obsolete and not open. */
+static int kill(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_t seq,
+                const char *what)
 {
     struct fs_hdr t;
-    int rc;
-    if (page == FS_NONE)
-        return 0;
-    rc = fs_hdr_read(fs, page, &t, 0);
-    if (rc < 0)
-        return rc;
+    int rc = fs_hdr_read(fs, page, &t, 0);
     if (rc != HDR_VALID || t.seq != seq || t.obsolete || fs_opened(fs, page) != NULL)
-        return 0;
+        return rc < 0 ? rc : 0;
     return fs_finding(fs, sc, page, what);
 }
 
-static int pass_pointers(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
-{
-    struct fs_hdr *h = &w->h;
-    int rc = 0;
-    if (h->seq > fs->seq)
-        fs->seq = h->seq;
-    if (h->renamed == 1 && h->rseq > fs->seq && h->rseq != FS_NONE)
-        fs->seq = h->rseq;
-    if (h->type != FS_T_DATA || h->obsolete)
-        return 0;
-    if (h->lpage != FS_NONE && !h->commit)
-        return fs_opened(fs, h->page) ? 0 : fs_finding(fs, sc, h->page, "uncommitted copy");
-    if (h->lpage != FS_NONE)
-        rc = kill_target(fs, sc, h->lpage, h->lseq, "superseded extent still live");
-    if (rc == 0 && h->renamed == 1)
-        rc = kill_target(fs, sc, h->rpage, h->rpseq, "rename target still live");
-    return rc;
-}
-
-static int log_owned(struct strata_fs *fs, const struct fs_hdr *log)
+/* Pass 0: the highest sequence number, and the pointers of every data extent. Pass 1: every
+ * micro log must be linked from its owner, a live (or open) data file. */
+static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr *h, int pass)
 {
     struct fs_hdr o;
-    int rc = fs_hdr_read(fs, log->lpage, &o, 1);
+    int rc;
+    if (pass == 0) {
+        if (h->seq > fs->seq)
+            fs->seq = h->seq;
+        if (h->renamed == 1 && h->rseq > fs->seq && h->rseq != FS_NONE)
+            fs->seq = h->rseq;
+        if (h->type != FS_T_DATA || h->obsolete)
+            return 0;
+        if (h->lpage != FS_NONE && !h->commit)
+            return kill(fs, sc, h->page, h->seq, "uncommitted copy");
+        rc = kill(fs, sc, h->lpage, h->lseq, "superseded extent still live");
+        return rc != 0 || h->renamed != 1 ? rc
+                                          : kill(fs, sc, h->rpage, h->rpseq, "rename target still live");
+    }
+    if (h->type == FS_T_DATA || h->obsolete)
+        return 0;
+    rc = fs_hdr_read(fs, h->lpage, &o, 1);
     if (rc < 0)
         return rc;
-    return rc == HDR_VALID && o.type == FS_T_DATA && !o.obsolete && o.seq == log->lseq &&
-           o.log == log->page && (fs_live(&o) || fs_opened(fs, o.page) != NULL);
-}
-
-static int pass_logs(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
-{
-    int rc;
-    if (w->h.type == FS_T_DATA || w->h.obsolete)
+    if (rc == HDR_VALID && o.type == FS_T_DATA && !o.obsolete && o.seq == h->lseq &&
+        o.log == h->page && (fs_live(&o) || fs_opened(fs, o.page) != NULL))
         return 0;
-    rc = log_owned(fs, &w->h);
-    return rc != 0 ? (rc < 0 ? rc : 0) : fs_finding(fs, sc, w->h.page, "orphan micro log");
+    return fs_finding(fs, sc, h->page, "orphan micro log");
 }
 
 int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
 {
     struct fs_walk w;
-    uint32_t pass;
-    int ev, rc;
+    int ev, rc, pass;
     for (pass = 0; pass < 2; pass++) {
         fs_walk_at(fs, &w, 0);
         while ((ev = fs_step(fs, &w)) != EV_END) {
             if (ev < 0)
                 return ev;
-            rc = ev != EV_EXTENT ? 0 : pass ? pass_logs(fs, sc, &w) : pass_pointers(fs, sc, &w);
+            rc = ev == EV_EXTENT ? settle(fs, sc, &w.h, pass) : 0;
             if (rc == 0 && pass == 1 && sc->check != NULL)
                 rc = sc->check(fs, sc, ev, &w);
             if (rc != 0)
                 return rc;
         }
-        if (pass == 0 && w.oks == 0)
+        if (w.oks == 0)
             return w.others ? STRATA_EVERSION : STRATA_EUNFORMATTED;
     }
     return 0;
@@ -132,14 +118,4 @@ int strata_fs_unmount(struct strata_fs *fs)
             rc = r;
     fs->mounted = 0;
     return rc;
-}
-
-int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u)
-{
-    if (fs == NULL || u == NULL || !fs->mounted)
-        return STRATA_EINVAL;
-    memset(u, 0, sizeof *u);
-    u->pages = fs->pages;
-    u->sectors = fs->sectors;
-    return fs_account(fs, u, NULL, NULL);
 }
