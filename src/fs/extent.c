@@ -132,8 +132,8 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
     f->page = f->base = h->page;
     f->pages = h->pages;
     f->seq = f->base_seq = h->seq;
-    f->log_record = (uint16_t)(h->logrs ? h->logrs : fs->cfg.log_record);
-    f->log_records = (uint16_t)(h->logn ? h->logn : fs->cfg.log_size / fs->cfg.log_record);
+    f->log_record = (uint16_t)(h->cfg >> 16 ? h->cfg >> 16 : fs->cfg.log_record);
+    f->log_records = (uint16_t)(h->cfg & 0xFFFF ? h->cfg : fs->cfg.log_size / fs->cfg.log_record);
     f->cap = fs_page_u(fs, f->page + f->pages) - fs_data_u(fs, f);
     if ((rc = fs_link_read(fs, h)) != 0)
         return rc;
@@ -143,10 +143,10 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
         if (rc < 0)
             return rc;
         if (rc != HDR_VALID || lh.type != FS_T_LOG || lh.lpage != h->page ||
-            lh.lseq != h->seq || lh.obsolete || lh.logn == 0 || lh.logrs == 0)
+            lh.lseq != h->seq || lh.obsolete || (lh.cfg & 0xFFFF) == 0 || lh.cfg >> 16 == 0)
             return STRATA_ECORRUPT;
-        f->log_records = lh.logn;
-        f->log_record = lh.logrs;
+        f->log_records = (uint16_t)lh.cfg;
+        f->log_record = (uint16_t)(lh.cfg >> 16);
     }
     /* slots below lo are written (valid or torn), slot hi is blank or the end */
     hi = fs_min(f->cap / FS_SLOT, 0xFFFF);
@@ -195,15 +195,15 @@ int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t
     return rc ? rc : fs_hdr_write(fs, h, name, nlen);
 }
 
-/* A new data file: header in h, room for `size` bytes, that log configuration (0: default). */
+/* A new data file: header in h, room for `size` bytes, that log configuration (R | rs << 16;
+ * 0: the default). */
 int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
-                   uint32_t size, uint32_t logn, uint32_t logrs)
+                   uint32_t size, uint32_t cfg)
 {
     memset(h, 0, sizeof *h);
     h->type = FS_T_DATA;
     h->pages = 1 + fs_pages_for(fs, fs_area_for(size));
-    h->logn = (uint16_t)logn;
-    h->logrs = (uint16_t)logrs;
+    h->cfg = cfg;
     h->lpage = h->lseq = FS_NONE;
     return fs_create(fs, h, name, nlen);
 }
@@ -239,7 +239,7 @@ int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from,
 
 /* Copy the file's current content, with the span s (NULL: none) written over it, into a new
  * extent with a data area of at least `area` bytes; the handle then describes the
- * (uncommitted) copy. cfg: the copy's log configuration as logn | logrs << 16 (0: default),
+ * (uncommitted) copy. cfg: the copy's log configuration as R | rs << 16 (0: default),
  * FS_NONE to keep the file's. */
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
                const struct fs_span *s, uint32_t cfg)
@@ -258,8 +258,7 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
         cfg = f->log_records | (uint32_t)f->log_record << 16;
     h.type = FS_T_DATA;
     h.pages = 1 + fs_pages_for(fs, area);
-    h.logn = (uint16_t)cfg;
-    h.logrs = (uint16_t)(cfg >> 16);
+    h.cfg = cfg;
     h.lpage = f->base;
     h.lseq = f->base_seq;
     if ((rc = fs_create(fs, &h, NULL, 0)) != 0 ||
@@ -272,8 +271,8 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
     f->seq = h.seq;
     f->cap = fs_page_u(fs, h.page + h.pages) - fs_data_u(fs, f);
     f->log = FS_NONE;
-    f->log_records = h.logn;
-    f->log_record = h.logrs;
+    f->log_records = (uint16_t)cfg;
+    f->log_record = (uint16_t)(cfg >> 16);
     f->k = f->kend = f->slot = 0;
     f->len = f->clean = f->intent = len;
     f->state = (uint8_t)((f->state | ST_DIRTY) & ~ST_LOG_READY);
@@ -313,11 +312,11 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
 }
 
 /* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit. */
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t logn, uint32_t logrs)
+int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg)
 {
     struct strata_fs_file t;
     int rc = fs_load(fs, &t, h);
     if (rc == 0)
-        rc = fs_rewrite(fs, &t, t.cap, NULL, logn | logrs << 16);
+        rc = fs_rewrite(fs, &t, t.cap, NULL, cfg);
     return rc ? rc : fs_commit(fs, &t);
 }

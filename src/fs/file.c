@@ -25,21 +25,18 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
     struct fs_walk w;
     uint32_t nlen;
     int rc;
-    if (fs == NULL || !fs->mounted || f == NULL || (flags & ~31u) != 0 || handle_ok(fs, f))
-        return STRATA_EINVAL;
-    if ((rc = fs_name_ok(fs, name, &nlen)) != 0)
-        return rc;
     if (flags & STRATA_FS_APPEND)
         flags |= STRATA_FS_WRITE;
-    if (!(flags & (STRATA_FS_READ | STRATA_FS_WRITE)))
+    if (f == NULL || (flags & ~31u) != 0 || !(flags & (STRATA_FS_READ | STRATA_FS_WRITE)) ||
+        handle_ok(fs, f))
         return STRATA_EINVAL;
-    rc = fs_lookup(fs, name, nlen, &w);
+    rc = fs_find(fs, name, &nlen, &w);
     if (rc == 0 && (flags & STRATA_FS_CREATE) && (flags & STRATA_FS_EXCL))
         return STRATA_EEXIST;
     if (rc == 0 && fs_opened(fs, w.h.page) != NULL)
         return STRATA_EBUSY;
     if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE))
-        rc = fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, 0, 0);
+        rc = fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, 0);
     if (rc != 0)
         return rc;
     if ((rc = fs_load(fs, f, &w.h)) != 0)
@@ -88,9 +85,9 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
     return (int32_t)n;
 }
 
-/* Copy the file with the write [s.off, s.off+s.n) folded in: when it outgrew its extent (into
- * one twice as large, or just large enough), or when the write would take more log records
- * than the log has free (one copy instead of a merge every few records). */
+/* Copy the file with the write s folded in: when it outgrew its extent (into one twice as
+ * large, or just large enough), or when the write would take more log records than the log
+ * has free (one copy instead of a merge every few records). */
 static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
     uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
@@ -99,14 +96,6 @@ static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struc
     if (rc == STRATA_ENOSPC && area > need)
         rc = fs_rewrite(fs, f, need, s, FS_NONE);
     return rc;
-}
-
-/* Log records [off, end) would take, and whether the log has that many free. */
-static int log_too_small(const struct strata_fs_file *f, uint32_t off, uint32_t end)
-{
-    uint32_t rs = f->log_record, need = (end - 1) / rs - off / rs + 1;
-    uint32_t free = f->log >= FS_BAD ? f->log_records : f->log_records - f->k;
-    return need > 1 && need > free;
 }
 
 /* Program [off, end) in place, first extending the durable intent if needed. 1: moved. */
@@ -129,49 +118,51 @@ static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t
     return 0;
 }
 
+/* Each step writes a piece: at or past D in place, below it one log record's worth through
+ * the log, or all of it by a copy (too big for the extent, or more records than the log has
+ * free). A step that moved the file (merge or relocation) is decided again. */
 int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const void *buf,
                         uint32_t n)
 {
-    const uint8_t *p = buf;
-    uint32_t off, end;
-    int rc = 0;
+    struct fs_span s;
+    uint32_t end, rs;
+    int rc;
     if (!handle_ok(fs, f) || !(f->flags & STRATA_FS_WRITE))
         return STRATA_EBADF;
-    off = (f->flags & STRATA_FS_APPEND) ? f->len : f->pos;
-    if ((p == NULL && n > 0) || n > 0x7FFFFFFF || off > 0xFFFFFFFF - n)
+    s.p = buf;
+    s.off = (f->flags & STRATA_FS_APPEND) ? f->len : f->pos;
+    if ((s.p == NULL && n > 0) || n > 0x7FFFFFFF)
         return STRATA_EINVAL;
-    end = off + n;
+    end = s.off + n; /* off < 2^24: no overflow */
     if (end > 0xFFFFFF)
         return STRATA_ENOSPC; /* lengths are 24 bits */
-    while (off < end) {
-        uint32_t e = end;
-        struct fs_span s;
-        s.p = p;
-        s.off = off;
-        s.n = end - off;
-        if (end > fs_room(f) ||
-            ((rc = fs_find_clean(fs, f)) == 0 && off < f->clean &&
-             log_too_small(f, off, fs_min(end, f->clean)))) {
-            if ((rc = copy_with(fs, f, &s)) != 0)
-                return rc;
-            f->state |= ST_DIRTY;
-            break; /* the copy holds the whole write */
-        } else if (rc == 0 && off < f->clean) {
-            e = fs_min(end, (off / f->log_record + 1) * f->log_record);
-            s.n = e - off;
-            rc = fs_log_put(fs, f, &s);
+    while (s.off < end) {
+        s.n = end - s.off;
+        rs = f->log_record;
+        rc = end > fs_room(f) ? 2 : fs_find_clean(fs, f);
+        if (rc == 0 && s.off < f->clean) {
+            /* log records the piece below D takes, against the free ones */
+            uint32_t need = (fs_min(end, f->clean) - 1) / rs - s.off / rs + 1;
+            if (need > 1 && need > f->log_records - (f->log < FS_BAD ? f->k : 0u)) {
+                rc = 2;
+            } else {
+                s.n = fs_min(end, (s.off / rs + 1) * rs) - s.off;
+                rc = fs_log_put(fs, f, &s);
+            }
         } else if (rc == 0) {
-            rc = put_in_place(fs, f, off, end, p);
+            rc = put_in_place(fs, f, s.off, end, s.p);
         }
+        if (rc == 2)
+            rc = copy_with(fs, f, &s); /* holds the whole write */
         if (rc < 0)
             return rc;
         f->state |= ST_DIRTY;
         if (rc == 1)
-            continue; /* moved to a new extent (merge or relocation): decide again */
-        p += e - off;
-        off = e;
-        if (off > f->len)
-            f->len = off;
+            continue;
+        s.p += s.n;
+        s.off += s.n;
+        if (s.off > f->len)
+            f->len = s.off;
     }
     f->pos = end;
     return (int32_t)n;

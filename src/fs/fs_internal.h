@@ -45,10 +45,12 @@
 
 /* A decoded header. */
 struct fs_hdr {
-    uint32_t page, seq, pages, lpage, lseq; /* lpage/lseq: supersedes (data) or owner (log) */
-    uint32_t log;                           /* log link: page, FS_NONE or FS_BAD */
-    uint32_t rseq, rpage, rpseq;            /* rename slot: sequence, replaced page/sequence */
-    uint16_t logn, logrs;
+    uint32_t page;
+    uint32_t seq, pages, cfg, lpage, lseq; /* header bytes 4..23: cfg = log records (R) | record
+                                              size (rs) << 16; lpage/lseq: supersedes (data) or
+                                              owner (log) */
+    uint32_t rseq, rpage, rpseq;           /* rename slot: sequence, replaced page/sequence */
+    uint32_t log;                          /* log link: page, FS_NONE or FS_BAD */
     uint8_t type, obsolete, commit, renamed; /* renamed: 0 no, 1 valid slot, 2 torn slot */
     const uint8_t *name; /* NUL-padded, name_max bytes, in the scratch buffer (see layout.c) */
 };
@@ -113,8 +115,7 @@ int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
 int fs_live(const struct fs_hdr *h);
 int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n);
 uint32_t fs_entry_check(uint32_t key);
-int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t nlen,
-                 uint32_t rpage, uint32_t rpseq);
+int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log);
 int fs_obsolete(struct strata_fs *fs, uint32_t page);
 
@@ -136,7 +137,7 @@ int fs_step(const struct strata_fs *fs, struct fs_walk *w);
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w);
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
-int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen);
+int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w);
 
 /* gc.c: per-sector accounting, garbage collection, cleaning */
 struct fs_acct {
@@ -166,12 +167,12 @@ uint32_t fs_room(const struct strata_fs_file *f);
 uint32_t fs_area_for(uint32_t size);
 int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
-                   uint32_t size, uint32_t logn, uint32_t logrs);
+                   uint32_t size, uint32_t cfg);
 int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
             uint32_t base, const struct fs_span *s);
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
                const struct fs_span *s, uint32_t cfg);
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t logn, uint32_t logrs);
+int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg);
 uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 
 /* log.c: micro logs */

@@ -157,7 +157,7 @@ static int move_one(struct strata_fs *fs, uint32_t sector)
         }
         if (!fs_live(&w.h) || fs_opened(fs, w.h.page) != NULL)
             continue;
-        ev = fs_rewrite_closed(fs, &w.h, w.h.logn, w.h.logrs);
+        ev = fs_rewrite_closed(fs, &w.h, w.h.cfg);
         return ev != 0 ? ev : 1;
     }
     return ev < 0 ? ev : 0;

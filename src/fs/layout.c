@@ -7,7 +7,29 @@
  * each fit its 64-byte minimum), so no header image lives on the stack. A parsed header's name
  * points into the scratch buffer: it is valid until the buffer is used again.
  */
+#include <stddef.h>
+
 #include "fs_internal.h"
+
+/* The little-endian 32-bit fields of a header (bytes 4..23) and of a rename slot (after the
+ * name), as members of struct fs_hdr, in order. */
+static const uint8_t hdr_fields[] = {
+    offsetof(struct fs_hdr, seq),   offsetof(struct fs_hdr, pages), offsetof(struct fs_hdr, cfg),
+    offsetof(struct fs_hdr, lpage), offsetof(struct fs_hdr, lseq),  0xFF};
+static const uint8_t ren_fields[] = {offsetof(struct fs_hdr, rseq), offsetof(struct fs_hdr, rpage),
+                                     offsetof(struct fs_hdr, rpseq), 0xFF};
+
+/* Decode the fields listed at p into h, or (put) encode them from h. */
+static void fields(uint8_t *p, struct fs_hdr *h, const uint8_t *m, int put)
+{
+    for (; *m != 0xFF; m++, p += 4) {
+        uint32_t *v = (uint32_t *)(void *)((uint8_t *)h + *m);
+        if (put)
+            fs_put32(p, *v);
+        else
+            *v = fs_get32(p);
+    }
+}
 
 /* CRC of a record, optionally bound to an extent (page, sequence), XOR a per-record magic. */
 static uint32_t seal(const uint8_t *p, uint32_t n, const struct fs_hdr *bind, uint32_t magic)
@@ -37,9 +59,7 @@ static int read_ren(const struct strata_fs *fs, struct fs_hdr *h)
     } else if (fs_get32(r + N + 12) == seal(r, N + 12, h, CRC_REN)) {
         h->renamed = 1;
         h->name = r;
-        h->rseq = fs_get32(r + N);
-        h->rpage = fs_get32(r + N + 4);
-        h->rpseq = fs_get32(r + N + 8);
+        fields(r + N, h, ren_fields, 0);
         return 0;
     }
     return fs_read(fs, u + O_NAME, r + O_NAME, N);
@@ -77,16 +97,11 @@ int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h, int
     if (fs_blank(raw, HDR_SHORT(N)))
         return HDR_BLANK;
     h->type = raw[O_TYPE];
-    h->seq = fs_get32(raw + O_SEQ);
-    h->pages = fs_get32(raw + O_PAGES);
+    fields(raw + O_SEQ, h, hdr_fields, 0);
     if ((h->type != FS_T_DATA && h->type != FS_T_LOG) || fs_get32(raw) >> 8 != 0 ||
         fs_get32(raw + O_CRC(N)) != seal(raw, O_CRC(N), NULL, CRC_HDR) || h->pages < 2 ||
         h->pages > fs->pages - page || h->seq == FS_NONE)
         return HDR_GARBAGE;
-    h->logn = (uint16_t)fs_get16(raw + O_LOGN);
-    h->logrs = (uint16_t)fs_get16(raw + O_LOGRS);
-    h->lpage = fs_get32(raw + O_LPAGE);
-    h->lseq = fs_get32(raw + O_LSEQ);
     h->obsolete = raw[O_OBS(N)] != 0xFF;
     h->commit = raw[O_COMMIT(N)] != 0xFF;
     h->name = raw + O_NAME;
@@ -128,12 +143,7 @@ int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint3
     }
     h->seq = ++fs->seq;
     fs_put32(raw, h->type);
-    fs_put32(raw + O_SEQ, h->seq);
-    fs_put32(raw + O_PAGES, h->pages);
-    fs_put16(raw + O_LOGN, h->logn);
-    fs_put16(raw + O_LOGRS, h->logrs);
-    fs_put32(raw + O_LPAGE, h->lpage);
-    fs_put32(raw + O_LSEQ, h->lseq);
+    fields(raw + O_SEQ, h, hdr_fields, 1);
     fs_put32(raw + O_CRC(N), seal(raw, O_CRC(N), NULL, CRC_HDR));
     return fs_prog(fs, fs_page_u(fs, h->page), raw, O_CRC(N) + 4);
 }
@@ -152,10 +162,10 @@ int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log)
     return fs_prog(fs, fs_page_u(fs, page) + O_LINK(fs->cfg.name_max), v, 8);
 }
 
-/* Give the extent h a new name (and the target it replaces): the renamed flag, then the slot,
- * whose program is the commit point (a cut after the flag leaves the slot blank: no rename). */
-int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t nlen,
-                 uint32_t rpage, uint32_t rpseq)
+/* Give the extent h a new name, replacing the target h->rpage/rpseq: the renamed flag, then
+ * the slot, whose program is the commit point (a cut after the flag leaves the slot blank: no
+ * rename). */
+int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
 {
     uint8_t *s = fs->cfg.buffer;
     uint32_t N = fs->cfg.name_max;
@@ -164,9 +174,8 @@ int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name,
         return STRATA_ENOSPC;
     memset(s, 0, N);
     memcpy(s, name, nlen);
-    fs_put32(s + N, ++fs->seq);
-    fs_put32(s + N + 4, rpage);
-    fs_put32(s + N + 8, rpseq);
+    h->rseq = ++fs->seq;
+    fields(s + N, h, ren_fields, 1);
     fs_put32(s + N + 12, seal(s, N + 12, h, CRC_REN));
     if (!h->renamed && (rc = fs_flag(fs, h->page, O_RENAMED(N))) != 0)
         return rc;

@@ -83,8 +83,7 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
         return STRATA_EINVAL;
     h.type = FS_T_LOG;
     h.pages = fs_pages_for(fs, records_at(fs, n) + n * rs);
-    h.logn = (uint16_t)n;
-    h.logrs = (uint16_t)rs;
+    h.cfg = n | rs << 16;
     h.lpage = f->page;
     h.lseq = f->seq;
     if ((rc = fs_create(fs, &h, NULL, 0)) != 0 || (rc = fs_link_write(fs, f->page, h.page)) != 0)

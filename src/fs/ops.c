@@ -1,26 +1,20 @@
 /* Namespace operations on closed files: remove, rename, reserve, configure_log, stat, readdir. */
 #include "fs_internal.h"
 
-/* Common start: mounted context, a valid name, and its lookup (rc 0 or STRATA_ENOENT). */
-static int find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
+/* A closed file of that name: STRATA_EBUSY when it is open. */
+static int find_closed(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
 {
-    int rc;
-    if (fs == NULL || !fs->mounted)
-        return STRATA_EINVAL;
-    if ((rc = fs_name_ok(fs, name, nlen)) != 0)
-        return rc;
-    return fs_lookup(fs, name, *nlen, w);
+    int rc = fs_find(fs, name, nlen, w);
+    return rc == 0 && fs_opened(fs, w->h.page) != NULL ? STRATA_EBUSY : rc;
 }
 
 int strata_fs_remove(struct strata_fs *fs, const char *name)
 {
     struct fs_walk w;
     uint32_t nlen;
-    int rc = find(fs, name, &nlen, &w);
+    int rc = find_closed(fs, name, &nlen, &w);
     if (rc != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
     if ((rc = fs_obsolete(fs, w.h.page)) != 0)
         return rc;
     if (fs->cfg.clean_every != 0 && ++fs->removals % fs->cfg.clean_every == 0)
@@ -32,28 +26,26 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 {
     struct fs_walk w;
     uint32_t nlen, tlen, tpage = FS_NONE, tseq = FS_NONE;
-    int rc = find(fs, to, &tlen, &w);
+    int rc = find_closed(fs, to, &tlen, &w);
     if (rc == 0) {
-        if (fs_opened(fs, w.h.page) != NULL)
-            return STRATA_EBUSY;
         tpage = w.h.page;
         tseq = w.h.seq;
     } else if (rc != STRATA_ENOENT) {
         return rc;
     }
-    if ((rc = find(fs, from, &nlen, &w)) != 0)
+    if ((rc = find_closed(fs, from, &nlen, &w)) != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
     if (w.h.page == tpage)
         return 0; /* same name */
     if (w.h.renamed != 0) {
         /* the extent's rename slot is used: copy the file to a fresh extent first */
-        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.logn, w.h.logrs)) != 0 ||
+        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.cfg)) != 0 ||
             (rc = fs_lookup(fs, from, nlen, &w)) != 0)
             return rc;
     }
-    if ((rc = fs_ren_write(fs, &w.h, to, tlen, tpage, tseq)) != 0)
+    w.h.rpage = tpage;
+    w.h.rpseq = tseq;
+    if ((rc = fs_ren_write(fs, &w.h, to, tlen)) != 0)
         return rc;
     return tpage != FS_NONE ? fs_obsolete(fs, tpage) : 0;
 }
@@ -62,12 +54,12 @@ int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
 {
     struct fs_walk w;
     uint32_t nlen;
-    int rc = find(fs, name, &nlen, &w);
+    int rc = fs_find(fs, name, &nlen, &w);
     if (rc == 0)
         return STRATA_EEXIST;
     if (rc != STRATA_ENOENT)
         return rc;
-    return fs_create_file(fs, &w.h, name, nlen, size, 0, 0);
+    return fs_create_file(fs, &w.h, name, nlen, size, 0);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
@@ -78,14 +70,12 @@ int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log
     int rc;
     if (record_size == 0 || record_size > 0xFFFF || n == 0 || n > 0xFFFF)
         return STRATA_EINVAL;
-    rc = find(fs, name, &nlen, &w);
+    rc = find_closed(fs, name, &nlen, &w);
     if (rc == STRATA_ENOENT)
-        return fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, n, record_size);
+        return fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, n | record_size << 16);
     if (rc != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
-    return fs_rewrite_closed(fs, &w.h, n, record_size);
+    return fs_rewrite_closed(fs, &w.h, n | record_size << 16);
 }
 
 /* Describe the live data extent h (through its open handle when there is one). */
@@ -116,7 +106,7 @@ int strata_fs_stat(struct strata_fs *fs, const char *name, struct strata_fs_stat
 {
     struct fs_walk w;
     uint32_t nlen;
-    int rc = st == NULL ? STRATA_EINVAL : find(fs, name, &nlen, &w);
+    int rc = st == NULL ? STRATA_EINVAL : fs_find(fs, name, &nlen, &w);
     return rc ? rc : describe(fs, &w.h, st);
 }
 

@@ -70,19 +70,6 @@ struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
     return NULL;
 }
 
-int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen)
-{
-    uint32_t n = 0;
-    if (name == NULL)
-        return STRATA_EINVAL;
-    while (n <= fs->cfg.name_max && name[n] != '\0')
-        n++;
-    if (n == 0)
-        return STRATA_EINVAL;
-    *nlen = n;
-    return n > fs->cfg.name_max ? STRATA_ENAMETOOLONG : 0;
-}
-
 static uint16_t name_hash(const char *name, uint32_t n)
 {
     return (uint16_t)strata_crc32(0, name, n);
@@ -117,6 +104,23 @@ int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_w
         }
     }
     return STRATA_ENOENT;
+}
+
+/* The common start of calls by name: a mounted context, a valid name (its length in *nlen) and
+ * its lookup (0 or STRATA_ENOENT). */
+int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
+{
+    uint32_t n = 0;
+    if (fs == NULL || !fs->mounted || name == NULL)
+        return STRATA_EINVAL;
+    while (n <= fs->cfg.name_max && name[n] != '\0')
+        n++;
+    if (n == 0)
+        return STRATA_EINVAL;
+    if (n > fs->cfg.name_max)
+        return STRATA_ENAMETOOLONG;
+    *nlen = n;
+    return fs_lookup(fs, name, n, w);
 }
 
 /* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
