@@ -11,6 +11,8 @@
 
 #include "strata/fs.h"
 
+#define PQ_INLINE 128 /* packets up to this size are written with their length in one write */
+
 struct pq {
     struct strata_fs *fs;
     struct strata_fs_file f;

@@ -95,7 +95,7 @@ struct strata_fs {
     uint32_t pages, sectors, pps, usable; /* geometry: pages, sectors, pages/sector, E - M */
     uint32_t hdr;                         /* header bytes (55 + 2 * name_max) */
     uint32_t seq;                         /* last sequence number used */
-    uint32_t free_hint;                   /* first sector that may hold free pages */
+    uint32_t free_hint;                   /* first page that may be free (a header boundary) */
     uint32_t removals;                    /* for the cleaning pass */
     uint32_t gc_next;                     /* where incremental garbage collection resumes */
     struct strata_fs_file *open;

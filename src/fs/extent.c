@@ -208,25 +208,32 @@ int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uin
     return fs_create(fs, h, name, nlen);
 }
 
+const struct fs_span fs_nothing = {NULL, FS_NONE, 0};
+
 /* Program bytes [from, to) of the file's current content, with the span s written over it, at
  * usable address base + offset. Bytes at or past the end of the file that s does not cover stay
- * erased; bytes s covers are not read. */
+ * erased. Per chunk: the extent's bytes around s (those under s are not read: a record-sized
+ * write through a tuned log reads nothing), then one pass over the log index. */
 int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
             uint32_t base, const struct fs_span *s)
 {
     uint8_t *b = fs->cfg.buffer;
-    uint32_t a, e, lo, hi, send = s->off + s->n;
+    uint32_t a, e, lo, hi, du = fs_data_u(fs, f), send = s->off + s->n;
     int rc;
     for (a = from; a < to; a = e) {
         e = fs_min(to, a + fs->cfg.buffer_size);
-        memset(b, 0xFF, e - a);
-        hi = fs_min(fs_min(s->off, f->len), e);
-        if (a < hi && (rc = fs_pread(fs, f, a, b, hi - a)) != 0)
-            return rc;
-        lo = a > send ? a : send;
         hi = fs_min(e, f->len);
-        if (lo < hi && (rc = fs_pread(fs, f, lo, b + (lo - a), hi - lo)) != 0)
-            return rc;
+        lo = fs_min(s->off, hi);
+        memset(b, 0xFF, e - a);
+        if (a < lo || (send > a ? send : a) < hi) {
+            if (a < lo && (rc = fs_read(fs, du + a, b, lo - a)) != 0)
+                return rc;
+            lo = a > send ? a : send;
+            if (lo < hi && (rc = fs_read(fs, du + lo, b + (lo - a), hi - lo)) != 0)
+                return rc;
+            if (f->k > 0 && (rc = fs_log_overlay(fs, f, a, b, hi - a)) != 0)
+                return rc;
+        }
         if (s->off < e && send > a) {
             lo = a > s->off ? a : s->off;
             memcpy(b + (lo - a), s->p + (lo - s->off), fs_min(e, send) - lo);
@@ -244,12 +251,11 @@ int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from,
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
                const struct fs_span *s, uint32_t cfg)
 {
-    static const struct fs_span nothing = {NULL, FS_NONE, 0};
     struct fs_hdr h;
     uint32_t len = f->len;
     int rc;
     if (s == NULL)
-        s = &nothing;
+        s = &fs_nothing;
     if (s->n > 0 && s->off + s->n > len)
         len = s->off + s->n;
     if (area < len + 4 * FS_SLOT)

@@ -67,7 +67,7 @@ int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
              uint32_t n)
 {
     int rc = fs_read(fs, fs_data_u(fs, f) + off, buf, n);
-    return rc == 0 && f->log < FS_BAD && f->k > 0 ? fs_log_overlay(fs, f, off, buf, n) : rc;
+    return rc == 0 && f->k > 0 ? fs_log_overlay(fs, f, off, buf, n) : rc;
 }
 
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n)
@@ -139,7 +139,8 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     while (s.off < end) {
         s.n = end - s.off;
         rs = f->log_record;
-        rc = end > fs_room(f) ? 2 : fs_find_clean(fs, f);
+        /* D >= clen: a write below the committed length needs no search for D */
+        rc = end > fs_room(f) ? 2 : end <= f->clen ? 0 : fs_find_clean(fs, f);
         if (rc == 0 && s.off < f->clean) {
             /* log records the piece below D takes, against the free ones */
             uint32_t need = (fs_min(end, f->clean) - 1) / rs - s.off / rs + 1;

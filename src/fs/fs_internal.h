@@ -157,6 +157,7 @@ struct fs_span {
     const uint8_t *p;
     uint32_t off, n;
 };
+extern const struct fs_span fs_nothing; /* {NULL, FS_NONE, 0} */
 int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h);
 int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n);

@@ -66,6 +66,8 @@ static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
         return rc;
     g->erased++;
     fs->gc_next = a->sector + 1;
+    if (a->sector * fs->pps < fs->free_hint)
+        fs->free_hint = a->sector * fs->pps; /* all free now */
     /* stop once the pages asked for are free: bounds the time one allocation can take */
     return g->need != 0 && g->erased * fs->pps >= g->need;
 }
@@ -89,7 +91,6 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
         g.from = 0;
         rc = fs_account(fs, gc_erase, &g);
     }
-    fs->free_hint = 0;
     return rc ? rc : (int)g.erased;
 }
 

@@ -75,6 +75,8 @@ int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
         while ((ev = fs_step(fs, &w)) != EV_END) {
             if (ev < 0)
                 return ev;
+            if (ev == EV_FREE && w.at < fs->free_hint)
+                fs->free_hint = w.at; /* the first free page: allocation searches from it */
             rc = ev == EV_EXTENT ? settle(fs, sc, &w.h, pass) : 0;
             if (rc == 0 && pass == 1 && sc->check != NULL)
                 rc = sc->check(fs, sc, ev, &w);
@@ -101,6 +103,8 @@ int strata_fs_mount(struct strata_fs *fs, const struct strata_fs_config *cfg)
     struct fs_scan sc;
     int rc = fs_setup(fs, cfg);
     memset(&sc, 0, sizeof sc);
+    if (rc == 0)
+        fs->free_hint = fs->pages;
     if (rc == 0 && (rc = fs_scan(fs, &sc)) == 0) {
         fs->mounted = 1;
         fs->gc_next = fs->seq % fs->sectors; /* spread collection across reboots */

@@ -124,13 +124,15 @@ int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_wa
 }
 
 /* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
- * sectors). Remembers the first sector with free pages as the next search's start. */
+ * sectors), searched from the first page that may be free (a header boundary: no page before
+ * it is free). That hint becomes the first free page seen, or the page after the run when it
+ * starts there. */
 static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
     struct fs_walk w;
-    uint32_t start = 0, len = 0, hint = FS_NONE;
+    uint32_t start = 0, len = 0, hint = fs->pages;
     int ev;
-    fs_walk_at(fs, &w, fs->free_hint * fs->pps);
+    fs_walk_at(fs, &w, fs->free_hint);
     while ((ev = fs_step(fs, &w)) != EV_END) {
         if (ev < 0)
             return ev;
@@ -138,19 +140,20 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
             len = 0;
             continue;
         }
-        if (hint == FS_NONE)
-            hint = w.at / fs->pps;
+        if (hint == fs->pages)
+            hint = w.at;
         if (len == 0 || w.at != start + len) {
             start = w.at;
             len = 0;
         }
         len += w.n;
         if (len >= pages) {
-            fs->free_hint = hint;
+            fs->free_hint = start == hint ? start + pages : hint;
             *page = start;
             return 0;
         }
     }
+    fs->free_hint = hint;
     return STRATA_ENOSPC;
 }
 
