@@ -6,14 +6,15 @@
  */
 #include "fs_internal.h"
 
-/* A live file's metadata, its log entries and name uniqueness. */
+/* A live file's metadata, its log entries and name uniqueness (the lookup of its name must
+ * find this extent, or the other live file of that name: then the older one is reported). */
 static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
 {
     struct strata_fs_file t;
     struct fs_walk o;
     char name[STRATA_FS_NAME_LIMIT];
     uint32_t nlen = 0, top;
-    int rc, ev;
+    int rc;
     while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0) {
         name[nlen] = (char)w->h.name[nlen]; /* before the scratch buffer is used again */
         nlen++;
@@ -23,13 +24,8 @@ static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *
         return fs_finding(fs, sc, FS_NONE, "bad length slot or log link");
     if (rc == 0 && (rc = fs_log_top(fs, &t, &top)) == 0 && top >= t.cap + t.log_record)
         rc = fs_finding(fs, sc, FS_NONE, "log entry past the end of the file");
-    fs_walk_at(fs, &o, w->page);
-    while (rc == 0 && (ev = fs_step(fs, &o)) != EV_END) {
-        if (ev < 0)
-            return ev;
-        if (ev == EV_EXTENT && fs_live(&o.h) && fs_name_eq(fs, o.h.name, name, nlen))
-            rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
-    }
+    if (rc == 0 && (rc = fs_lookup(fs, name, nlen, &o)) == 0 && o.h.page != w->h.page)
+        rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
     return rc;
 }
 

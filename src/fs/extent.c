@@ -34,6 +34,15 @@ uint32_t fs_area_for(uint32_t size)
     return size > 0xF0000000u ? size : size + size / 16 + 16 * FS_SLOT;
 }
 
+/* The handle's current extent: page, size, sequence number and data area. */
+static void set_extent(const struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h)
+{
+    f->page = h->page;
+    f->pages = h->pages;
+    f->seq = h->seq;
+    f->cap = fs_page_u(fs, h->page + h->pages) - fs_data_u(fs, f);
+}
+
 static uint32_t slot_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t i)
 {
     return fs_page_u(fs, f->page + f->pages) - FS_SLOT * (i + 1);
@@ -129,12 +138,11 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
     uint32_t lo = 0, hi, p, gallop = 1, wd = 0;
     int rc;
     memset(f, 0, sizeof *f);
-    f->page = f->base = h->page;
-    f->pages = h->pages;
-    f->seq = f->base_seq = h->seq;
+    set_extent(fs, f, h);
+    f->base = h->page;
+    f->base_seq = h->seq;
     f->log_record = (uint16_t)(h->cfg >> 16 ? h->cfg >> 16 : fs->cfg.log_record);
     f->log_records = (uint16_t)(h->cfg & 0xFFFF ? h->cfg : fs->cfg.log_size / fs->cfg.log_record);
-    f->cap = fs_page_u(fs, f->page + f->pages) - fs_data_u(fs, f);
     if ((rc = fs_link_read(fs, h)) != 0)
         return rc;
     f->log = h->log;
@@ -272,10 +280,7 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
         return rc;
     if (f->page != f->base && (rc = fs_obsolete(fs, f->page)) != 0)
         return rc; /* an earlier uncommitted copy: nobody will commit it now */
-    f->page = h.page;
-    f->pages = h.pages;
-    f->seq = h.seq;
-    f->cap = fs_page_u(fs, h.page + h.pages) - fs_data_u(fs, f);
+    set_extent(fs, f, &h);
     f->log = FS_NONE;
     f->log_records = (uint16_t)cfg;
     f->log_record = (uint16_t)(cfg >> 16);

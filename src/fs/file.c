@@ -8,14 +8,15 @@
  */
 #include "fs_internal.h"
 
-static int handle_ok(const struct strata_fs *fs, const struct strata_fs_file *f)
+/* f is one of the context's open handles, opened with (at least) the flags `need`. */
+static int handle_ok(const struct strata_fs *fs, const struct strata_fs_file *f, unsigned need)
 {
     const struct strata_fs_file *o;
-    if (fs == NULL || f == NULL || !fs->mounted)
+    if (fs == NULL || !fs->mounted)
         return 0;
     for (o = fs->open; o != NULL; o = o->next)
         if (o == f)
-            return 1;
+            return (f->flags & need) == need;
     return 0;
 }
 
@@ -28,7 +29,7 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
     if (flags & STRATA_FS_APPEND)
         flags |= STRATA_FS_WRITE;
     if (f == NULL || (flags & ~31u) != 0 || !(flags & (STRATA_FS_READ | STRATA_FS_WRITE)) ||
-        handle_ok(fs, f))
+        handle_ok(fs, f, 0))
         return STRATA_EINVAL;
     rc = fs_find(fs, name, &nlen, &w);
     if (rc == 0 && (flags & STRATA_FS_CREATE) && (flags & STRATA_FS_EXCL))
@@ -51,7 +52,7 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
 {
     struct strata_fs_file **p;
     int rc;
-    if (!handle_ok(fs, f))
+    if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
     rc = fs_commit(fs, f);
     for (p = &fs->open; *p != f; p = &(*p)->next)
@@ -73,12 +74,11 @@ int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n)
 {
     int rc;
-    if (!handle_ok(fs, f) || !(f->flags & STRATA_FS_READ))
+    if (!handle_ok(fs, f, STRATA_FS_READ))
         return STRATA_EBADF;
     if (buf == NULL && n > 0)
         return STRATA_EINVAL;
-    n = fs_min(n, f->len - fs_min(f->pos, f->len));
-    n = fs_min(n, 0x7FFFFFFF);
+    n = fs_min(n, f->len - f->pos); /* pos <= len < 2^24 */
     if ((rc = fs_pread(fs, f, f->pos, buf, n)) != 0)
         return rc;
     f->pos += n;
@@ -127,7 +127,7 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     struct fs_span s;
     uint32_t end, rs;
     int rc;
-    if (!handle_ok(fs, f) || !(f->flags & STRATA_FS_WRITE))
+    if (!handle_ok(fs, f, STRATA_FS_WRITE))
         return STRATA_EBADF;
     s.p = buf;
     s.off = (f->flags & STRATA_FS_APPEND) ? f->len : f->pos;
@@ -172,7 +172,7 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
 int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t off, int whence)
 {
     uint32_t at;
-    if (!handle_ok(fs, f))
+    if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
     if ((unsigned)whence > STRATA_FS_SEEK_END)
         return STRATA_EINVAL;
@@ -187,12 +187,12 @@ int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t o
 
 int strata_fs_sync(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    return handle_ok(fs, f) ? fs_commit(fs, f) : STRATA_EBADF;
+    return handle_ok(fs, f, 0) ? fs_commit(fs, f) : STRATA_EBADF;
 }
 
 int strata_fs_truncate(struct strata_fs *fs, struct strata_fs_file *f, uint32_t size)
 {
-    if (!handle_ok(fs, f) || !(f->flags & STRATA_FS_WRITE))
+    if (!handle_ok(fs, f, STRATA_FS_WRITE))
         return STRATA_EBADF;
     if (size > f->len)
         return STRATA_EINVAL;

@@ -113,7 +113,6 @@ int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h);
 int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
 int fs_live(const struct fs_hdr *h);
-int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n);
 uint32_t fs_entry_check(uint32_t key);
 int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log);

@@ -195,11 +195,6 @@ int fs_obsolete(struct strata_fs *fs, uint32_t page)
     return h.log < FS_BAD ? fs_flag(fs, h.log, O_OBS(N)) : 0;
 }
 
-int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n)
-{
-    return memcmp(stored, name, n) == 0 && (n == fs->cfg.name_max || stored[n] == 0);
-}
-
 /* Index entry check byte: bit 7 always 0, so an entry cut before its last byte never checks;
  * 0x5A for key 0, so the void value 00 00 00 never checks. */
 uint32_t fs_entry_check(uint32_t key)

@@ -1,13 +1,15 @@
 /*
  * format, mount (with repair), unmount.
  *
- * Mount (and check, check.c) is a scan of every header in two passes. Pass 1 finds the highest
- * sequence number and settles every pointer: an uncommitted copy is obsoleted; a committed
- * copy obsoletes the extent it supersedes; a valid rename slot obsoletes the target it
- * replaced. Pass 2 obsoletes every micro log whose owner is gone or does not link to it. Each
- * repair is one flag program and the scan is idempotent, so a cut during mount is finished by
- * the next mount. Check runs the same scan, counting each finding as a problem (mount would
- * have repaired it) and adding its own checks through sc->check.
+ * Mount (and check, check.c) is one walk over every header. It finds the highest sequence
+ * number and the first free page, and settles every pointer: an uncommitted copy is obsoleted;
+ * a committed copy obsoletes the extent it supersedes; a valid rename slot obsoletes the target
+ * it replaced; a micro log whose owner is gone, not live or not linking to it is obsoleted. An
+ * extent is obsoleted with its linked log, so a log met before its owner is killed needs no
+ * second look. Each repair is one or two flag programs and the scan is idempotent, so a cut
+ * during mount is finished by the next mount. Check runs the same scan, counting each finding
+ * as a problem (mount would have repaired it), then walks again for its own checks
+ * (sc->check).
  */
 #include "fs_internal.h"
 
@@ -22,7 +24,7 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
         return 0;
     if (sc->mode == SCAN_REPAIR)
         sc->r->repaired++;
-    return fs_flag(fs, page, O_OBS(fs->cfg.name_max));
+    return fs_obsolete(fs, page);
 }
 
 /* Obsolete the extent (page, seq) when it is still there, not obsolete and not open. */
@@ -36,27 +38,25 @@ static int kill(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_
     return fs_finding(fs, sc, page, what);
 }
 
-/* Pass 0: the highest sequence number, and the pointers of every data extent. Pass 1: every
- * micro log must be linked from its owner, a live (or open) data file. */
-static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr *h, int pass)
+/* The highest sequence number; the pointers of a data extent; the owner of a log. */
+static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr *h)
 {
     struct fs_hdr o;
     int rc;
-    if (pass == 0) {
-        if (h->seq > fs->seq)
-            fs->seq = h->seq;
-        if (h->renamed == 1 && h->rseq > fs->seq && h->rseq != FS_NONE)
-            fs->seq = h->rseq;
-        if (h->type != FS_T_DATA || h->obsolete)
-            return 0;
+    if (h->seq > fs->seq)
+        fs->seq = h->seq;
+    if (h->renamed == 1 && h->rseq > fs->seq && h->rseq != FS_NONE)
+        fs->seq = h->rseq;
+    if (h->obsolete)
+        return 0;
+    if (h->type == FS_T_DATA) {
         if (h->lpage != FS_NONE && !h->commit)
             return kill(fs, sc, h->page, h->seq, "uncommitted copy");
         rc = kill(fs, sc, h->lpage, h->lseq, "superseded extent still live");
-        return rc != 0 || h->renamed != 1 ? rc
-                                          : kill(fs, sc, h->rpage, h->rpseq, "rename target still live");
+        return rc != 0 || h->renamed != 1
+                   ? rc
+                   : kill(fs, sc, h->rpage, h->rpseq, "rename target still live");
     }
-    if (h->type == FS_T_DATA || h->obsolete)
-        return 0;
     rc = fs_hdr_read(fs, h->lpage, &o, 1);
     if (rc < 0)
         return rc;
@@ -66,20 +66,19 @@ static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr 
     return fs_finding(fs, sc, h->page, "orphan micro log");
 }
 
+/* Settle every header (pass 0), then for check its own checks (pass 1). */
 int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
 {
     struct fs_walk w;
     int ev, rc, pass;
-    for (pass = 0; pass < 2; pass++) {
+    for (pass = 0; pass < (sc->check != NULL ? 2 : 1); pass++) {
         fs_walk_at(fs, &w, 0);
         while ((ev = fs_step(fs, &w)) != EV_END) {
             if (ev < 0)
                 return ev;
             if (ev == EV_FREE && w.at < fs->free_hint)
                 fs->free_hint = w.at; /* the first free page: allocation searches from it */
-            rc = ev == EV_EXTENT ? settle(fs, sc, &w.h, pass) : 0;
-            if (rc == 0 && pass == 1 && sc->check != NULL)
-                rc = sc->check(fs, sc, ev, &w);
+            rc = pass ? sc->check(fs, sc, ev, &w) : ev == EV_EXTENT ? settle(fs, sc, &w.h) : 0;
             if (rc != 0)
                 return rc;
         }

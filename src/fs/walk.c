@@ -70,33 +70,33 @@ struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
     return NULL;
 }
 
-static uint16_t name_hash(const char *name, uint32_t n)
+/* The valid header h is the live data file of that name. */
+static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t n)
 {
-    return (uint16_t)strata_crc32(0, name, n);
+    return fs_live(h) && memcmp(h->name, name, n) == 0 &&
+           (n == fs->cfg.name_max || h->name[n] == 0);
 }
 
-/* Find the live data file of that name; on success w->h describes its header. The
- * cache is only a hint: every hit is checked against the header it points at. */
+/* Find the live data file of that name; on success w->h describes its header. The cache
+ * (16-bit name hash -> page) is only a hint: every hit is checked against its header. */
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w)
 {
-    uint16_t hash = name_hash(name, nlen);
+    uint16_t hash = (uint16_t)strata_crc32(0, name, nlen);
     uint32_t i;
     int ev;
     for (i = 0; i < STRATA_FS_CACHE; i++) {
-        if (fs->cache[i].hash != hash || fs->cache[i].page >= fs->pages)
+        if (fs->cache[i].hash != hash)
             continue;
-        ev = fs_hdr_read(fs, fs->cache[i].page, &w->h, 0);
-        if (ev < 0)
+        if ((ev = fs_hdr_read(fs, fs->cache[i].page, &w->h, 0)) < 0)
             return ev;
-        if (ev == HDR_VALID && fs_live(&w->h) && fs_name_eq(fs, w->h.name, name, nlen))
+        if (ev == HDR_VALID && named(fs, &w->h, name, nlen))
             return 0;
     }
     fs_walk_at(fs, w, 0);
     while ((ev = fs_step(fs, w)) != EV_END) {
         if (ev < 0)
             return ev;
-        if (ev == EV_EXTENT && w->at == w->h.page && fs_live(&w->h) &&
-            fs_name_eq(fs, w->h.name, name, nlen)) {
+        if (ev == EV_EXTENT && named(fs, &w->h, name, nlen)) {
             fs->cache[fs->cache_next].hash = hash;
             fs->cache[fs->cache_next].page = w->h.page;
             fs->cache_next = (uint8_t)((fs->cache_next + 1) % STRATA_FS_CACHE);
