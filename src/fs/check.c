@@ -21,9 +21,9 @@ static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *
     }
     rc = fs_load(fs, &t, &w->h);
     if (rc == STRATA_ECORRUPT)
-        return fs_finding(fs, sc, FS_NONE, "bad length slot or log link");
+        return fs_finding(fs, sc, FS_NONE, "bad length slot or link");
     if (rc == 0 && (rc = fs_log_top(fs, &t, &top)) == 0 && top >= t.cap + t.log_record)
-        rc = fs_finding(fs, sc, FS_NONE, "log entry past the end of the file");
+        rc = fs_finding(fs, sc, FS_NONE, "log entry past end");
     if (rc == 0 && (rc = fs_lookup(fs, name, nlen, &o)) == 0 && o.h.page != w->h.page)
         rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
     return rc;
@@ -40,7 +40,7 @@ static int check_free(struct strata_fs *fs, struct fs_scan *sc, uint32_t at, uin
         if ((rc = fs_read(fs, fs_page_u(fs, p), b, sizeof b)) != 0)
             return rc;
         if (!fs_blank(b, sizeof b))
-            return fs_finding(fs, sc, FS_NONE, "data after a free page (damaged header?)");
+            return fs_finding(fs, sc, FS_NONE, "data after a free page");
     }
     return 0;
 }
@@ -54,7 +54,7 @@ static int check_event(struct strata_fs *fs, struct fs_scan *sc, int ev, struct 
         return check_free(fs, sc, w->at, w->n);
     if (ev == EV_COVER && sc->carry_live && sc->carry_end > w->at &&
         fs_min(sc->carry_end - w->at, fs->pps) != w->n)
-        return fs_finding(fs, sc, FS_NONE, "sector marker disagrees with a live extent");
+        return fs_finding(fs, sc, FS_NONE, "bad sector marker");
     if (ev != EV_EXTENT)
         return 0;
     if (w->h.pages > w->n) {

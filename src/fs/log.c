@@ -73,13 +73,14 @@ static int entry_void(const struct strata_fs *fs, const struct strata_fs_file *f
 }
 
 /* Allocate the log extent, then link it from the file's header (a cut between leaves an orphan
- * log that mount obsoletes). */
+ * log that mount obsoletes). R and rs are never 0 (headers say 0 for the defaults); the keys
+ * of the extent's records must fit 16 bits. A file without a log has k = 0. */
 static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
 {
     struct fs_hdr h;
     uint32_t n = f->log_records, rs = f->log_record;
     int rc;
-    if (n == 0 || rs == 0 || (f->cap + rs - 1) / rs > 0xFFFE)
+    if ((f->cap + rs - 1) / rs > 0xFFFE)
         return STRATA_EINVAL;
     h.type = FS_T_LOG;
     h.pages = fs_pages_for(fs, records_at(fs, n) + n * rs);
@@ -89,7 +90,6 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
     if ((rc = fs_create(fs, &h, NULL, 0)) != 0 || (rc = fs_link_write(fs, f->page, h.page)) != 0)
         return rc;
     f->log = h.page;
-    f->k = f->kend = 0;
     f->state |= ST_LOG_READY;
     return 0;
 }

@@ -52,10 +52,10 @@ static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr 
     if (h->type == FS_T_DATA) {
         if (h->lpage != FS_NONE && !h->commit)
             return kill(fs, sc, h->page, h->seq, "uncommitted copy");
-        rc = kill(fs, sc, h->lpage, h->lseq, "superseded extent still live");
+        rc = kill(fs, sc, h->lpage, h->lseq, "superseded extent");
         return rc != 0 || h->renamed != 1
                    ? rc
-                   : kill(fs, sc, h->rpage, h->rpseq, "rename target still live");
+                   : kill(fs, sc, h->rpage, h->rpseq, "rename target");
     }
     rc = fs_hdr_read(fs, h->lpage, &o, 1);
     if (rc < 0)
@@ -63,7 +63,7 @@ static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr 
     if (rc == HDR_VALID && o.type == FS_T_DATA && !o.obsolete && o.seq == h->lseq &&
         o.log == h->page && (fs_live(&o) || fs_opened(fs, o.page) != NULL))
         return 0;
-    return fs_finding(fs, sc, h->page, "orphan micro log");
+    return fs_finding(fs, sc, h->page, "orphan log");
 }
 
 /* Settle every header (pass 0), then for check its own checks (pass 1). */
