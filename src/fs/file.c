@@ -86,32 +86,28 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
 }
 
 /* Copy the file with the write s folded in: when it outgrew its extent (into one twice as
- * large, or just large enough), or when the write would take more log records than the log
- * has free (one copy instead of a merge every few records). */
+ * large, or just large enough), when the write would take more log records than the log has
+ * free (one copy instead of a merge every few records), or when no length slot fits to extend
+ * the intent of an append. */
 static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
     uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
     uint32_t area = f->cap > 0x7FFFFFFF ? need : end > fs_room(f) ? 2 * f->cap : f->cap;
-    int rc = fs_rewrite(fs, f, area > need ? area : need, s, FS_NONE);
-    if (rc == STRATA_ENOSPC && area > need)
-        rc = fs_rewrite(fs, f, need, s, FS_NONE);
+    int rc;
+    if (area < need)
+        area = need;
+    while ((rc = fs_rewrite(fs, f, area, s, FS_NONE)) == STRATA_ENOSPC && area > need)
+        area = need;
     return rc;
 }
 
-/* Program [off, end) in place, first extending the durable intent if needed. 1: moved. */
+/* Program [off, end) in place, first extending the durable intent if needed. 2: copy first. */
 static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off,
                         uint32_t end, const uint8_t *p)
 {
     int rc;
-    if (end > f->intent && f->page == f->base) {
-        rc = fs_intent(fs, f, end);
-        if (rc == 1)
-            rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE);
-        if (rc != 0)
-            return rc < 0 ? rc : 1;
-        if (f->page != f->base)
-            return 1;
-    }
+    if (end > f->intent && f->page == f->base && (rc = fs_intent(fs, f, end)) != 0)
+        return rc < 0 ? rc : 2;
     if ((rc = fs_prog(fs, fs_data_u(fs, f) + off, p, end - off)) != 0)
         return rc;
     f->clean = end;
@@ -119,8 +115,9 @@ static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t
 }
 
 /* Each step writes a piece: at or past D in place, below it one log record's worth through
- * the log, or all of it by a copy (too big for the extent, or more records than the log has
- * free). A step that moved the file (merge or relocation) is decided again. */
+ * the log, or by a copy with the piece folded in (a merge: the write is too big for the
+ * extent, takes more records than the log has free, finds the log full, or no intent slot
+ * fits). */
 int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const void *buf,
                         uint32_t n)
 {
@@ -154,12 +151,10 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
             rc = put_in_place(fs, f, s.off, end, s.p);
         }
         if (rc == 2)
-            rc = copy_with(fs, f, &s); /* holds the whole write */
+            rc = copy_with(fs, f, &s);
         if (rc < 0)
             return rc;
         f->state |= ST_DIRTY;
-        if (rc == 1)
-            continue;
         s.p += s.n;
         s.off += s.n;
         if (s.off > f->len)

@@ -153,7 +153,7 @@ static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
 
 /* Write s (inside one record) through the micro log: the record is the file's current content
  * of its range with s written over it (bytes past the end of the file and of s are not
- * programmed), then its entry. 0 done; 1 the file moved to a new extent (merge), retry. */
+ * programmed), then its entry. 0 done; 2 the caller must merge instead. */
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
     uint8_t e[FS_ENTRY - 1];
@@ -165,11 +165,8 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
         rc = log_prepare(fs, f);
     if (rc != 0)
         return rc;
-    if (f->log == FS_BAD || f->k >= f->log_records) {
-        /* unusable link or full log: merge into a fresh extent */
-        rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE);
-        return rc ? rc : 1;
-    }
+    if (f->log == FS_BAD || f->k >= f->log_records)
+        return 2; /* unusable link or full log: merge (a copy with this write folded in) */
     rc = fs_copy(fs, f, a, fs_min(a + rs, f->len > end ? f->len : end),
                  record_u(fs, f, f->k) - a, s);
     if (rc != 0)
