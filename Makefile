@@ -44,7 +44,12 @@ size: bootstrap
 	cmake -S . -B $(BUILD)/m4 -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
 	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m4
 	cmake --build $(BUILD)/m4 -j$(JOBS)
-	python3 scripts/size.py --out $(BUILD)/size.json cortex-m0plus=$(BUILD)/m0plus cortex-m4=$(BUILD)/m4
+	cmake -S . -B $(BUILD)/m0plus-nocheck -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
+	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m0plus \
+	      -DSTRATA_FS_OPTIONS=STRATA_FS_NO_CHECK
+	cmake --build $(BUILD)/m0plus-nocheck -j$(JOBS)
+	python3 scripts/size.py --out $(BUILD)/size.json cortex-m0plus=$(BUILD)/m0plus cortex-m4=$(BUILD)/m4 \
+	        cortex-m0plus+STRATA_FS_NO_CHECK=$(BUILD)/m0plus-nocheck
 
 fuzz: bootstrap
 	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_COMMON)

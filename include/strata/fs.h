@@ -204,7 +204,9 @@ int strata_fs_closedir(struct strata_fs *fs, struct strata_fs_dir *d);
 int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u);
 /* fsck: walk everything and check every invariant of docs/format-fs.md; with repair, obsolete
  * what is unreachable or duplicated (never touching live data). Returns the number of problems
- * found (0 = clean) or an error. Cost: a walk plus per-file metadata reads, X^2 name checks. */
+ * found (0 = clean) or an error. Cost: two walks plus per-file metadata reads and a lookup of
+ * each file's name. Left out of a library built with STRATA_FS_NO_CHECK (mount still repairs
+ * everything a power cut can leave; about 0.7 KB of text less on Cortex-M0+). */
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r);
 
 /* Run garbage collection now over the whole device (it otherwise runs when an allocation

@@ -6,6 +6,8 @@
  */
 #include "fs_internal.h"
 
+#ifndef STRATA_FS_NO_CHECK
+
 /* A live file's metadata, its log entries and name uniqueness (the lookup of its name must
  * find this extent, or the other live file of that name: then the older one is reported). */
 static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
@@ -84,3 +86,5 @@ int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r
     rc = fs_scan(fs, &sc);
     return rc ? rc : (int)sc.r->problems;
 }
+
+#endif /* STRATA_FS_NO_CHECK */
