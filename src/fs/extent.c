@@ -104,7 +104,7 @@ static int put_state(struct strata_fs *fs, struct strata_fs_file *f, uint32_t le
         return rc;
     if (f->clean > want)
         want = f->clean;
-    if (to > room || f->clean + 2 * FS_SLOT * ((uint32_t)f->slot + 1) > f->cap ||
+    if ((to > f->clean ? to : f->clean) + 2 * FS_SLOT * ((uint32_t)f->slot + 1) > f->cap ||
         f->slot == 0xFFFF)
         return 1;
     wd = fs_min(want > len ? (want - len + ps - 1) / ps : 0, 0xFFFF);
@@ -253,7 +253,8 @@ int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from,
 }
 
 /* Copy the file's current content, with the span s (NULL: none) written over it, into a new
- * extent with a data area of at least `area` bytes; the handle then describes the
+ * extent with a data area of at least `area` bytes (and of fs_area_for its length); the handle
+ * then describes the
  * (uncommitted) copy. cfg: the copy's log configuration as R | rs << 16 (0: default),
  * FS_NONE to keep the file's. */
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
@@ -266,7 +267,7 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
         s = &fs_nothing;
     if (s->n > 0 && s->off + s->n > len)
         len = s->off + s->n;
-    if (area < len + 4 * FS_SLOT)
+    if (area < fs_area_for(len))
         area = fs_area_for(len);
     if (cfg == FS_NONE)
         cfg = f->log_records | (uint32_t)f->log_record << 16;
@@ -303,8 +304,7 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
             rc = fs_log_mark(fs, f);
     } else {
         while ((rc = put_state(fs, f, f->len, f->k, f->len)) == 1)
-            if ((rc = fs_rewrite(fs, f, f->cap > fs_area_for(f->len) ? f->cap : fs_area_for(f->len),
-                                 NULL, FS_NONE)) != 0)
+            if ((rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE)) != 0)
                 return rc;
         if (rc == 0 && f->page != f->base) {
             if ((rc = fs_flag(fs, f->page, O_COMMIT(fs->cfg.name_max))) != 0 ||

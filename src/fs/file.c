@@ -92,12 +92,10 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
 static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
     uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
-    uint32_t area = f->cap > 0x7FFFFFFF ? need : end > fs_room(f) ? 2 * f->cap : f->cap;
+    uint32_t area = f->cap > 0x7FFFFFFF ? 0 : end > fs_room(f) ? 2 * f->cap : f->cap;
     int rc;
-    if (area < need)
-        area = need;
     while ((rc = fs_rewrite(fs, f, area, s, FS_NONE)) == STRATA_ENOSPC && area > need)
-        area = need;
+        area = 0; /* just large enough */
     return rc;
 }
 

@@ -54,6 +54,7 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 
 struct gc_run {
     uint32_t need, erased, from, to;
+    int done;
 };
 
 static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
@@ -69,7 +70,7 @@ static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
     if (a->sector * fs->pps < fs->free_hint)
         fs->free_hint = a->sector * fs->pps; /* all free now */
     /* stop once the pages asked for are free: bounds the time one allocation can take */
-    return g->need != 0 && g->erased * fs->pps >= g->need;
+    return g->done = g->need != 0 && g->erased * fs->pps >= g->need;
 }
 
 /* Garbage collection (Coffee's Algorithm 2): erase sectors with no live page and at least one
@@ -83,13 +84,12 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     int rc;
     g.need = need;
     g.erased = 0;
+    g.done = 0;
     g.from = need ? fs->gc_next % fs->sectors : 0;
     g.to = fs->sectors;
-    rc = fs_account(fs, gc_erase, &g);
-    if (rc == 0 && g.from > 0 && (need == 0 || g.erased * fs->pps < need)) {
-        g.to = g.from;
+    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 && !g.done) {
+        g.to = g.from; /* then the sectors before where it started */
         g.from = 0;
-        rc = fs_account(fs, gc_erase, &g);
     }
     return rc ? rc : (int)g.erased;
 }

@@ -98,7 +98,8 @@ int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h, int
         return HDR_BLANK;
     h->type = raw[O_TYPE];
     fields(raw + O_SEQ, h, hdr_fields, 0);
-    if ((h->type != FS_T_DATA && h->type != FS_T_LOG) || fs_get32(raw) >> 8 != 0 ||
+    /* type, then three zero bytes */
+    if ((fs_get32(raw) != FS_T_DATA && fs_get32(raw) != FS_T_LOG) ||
         fs_get32(raw + O_CRC(N)) != seal(raw, O_CRC(N), NULL, CRC_HDR) || h->pages < 2 ||
         h->pages > fs->pages - page || h->seq == FS_NONE)
         return HDR_GARBAGE;

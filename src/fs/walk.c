@@ -163,23 +163,20 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
  * their markers' fp (before the header is written). */
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
-    uint32_t s, end;
-    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page), cleaned = 0;
-    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
-        rc = fs_gc(fs, pages);
-        if (rc > 0) {
-            rc = find_run(fs, pages, page);
+    uint32_t s, end, cleaned = fs->cleaning;
+    int rc;
+    if (pages > fs->pages)
+        return STRATA_ENOSPC;
+    while ((rc = find_run(fs, pages, page)) == STRATA_ENOSPC) {
+        if ((rc = fs_gc(fs, pages)) > 0)
             continue;
-        }
-        if (rc < 0 || cleaned || fs->cleaning) {
-            rc = rc < 0 ? rc : STRATA_ENOSPC;
-            break;
-        }
+        if (rc < 0 || cleaned)
+            return rc < 0 ? rc : STRATA_ENOSPC;
         cleaned = fs->cleaning = 1;
         rc = fs_clean(fs);
         fs->cleaning = 0;
-        if (rc == 0)
-            rc = STRATA_ENOSPC;
+        if (rc < 0)
+            return rc;
     }
     if (rc != 0)
         return rc;
