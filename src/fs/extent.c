@@ -147,7 +147,7 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
         return rc;
     f->log = h->log;
     if (f->log < FS_BAD) {
-        rc = fs_hdr_read(fs, f->log, &lh, 0);
+        rc = fs_hdr_read(fs, f->log, &lh);
         if (rc < 0)
             return rc;
         if (rc != HDR_VALID || lh.type != FS_T_LOG || lh.lpage != h->page ||
@@ -322,12 +322,18 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
     return rc;
 }
 
-/* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit. */
+/* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit; h
+ * then gives the copy's page and sequence number (and no rename slot). */
 int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg)
 {
     struct strata_fs_file t;
     int rc = fs_load(fs, &t, h);
     if (rc == 0)
         rc = fs_rewrite(fs, &t, t.cap, NULL, cfg);
-    return rc ? rc : fs_commit(fs, &t);
+    if (rc == 0)
+        rc = fs_commit(fs, &t);
+    h->page = t.page;
+    h->seq = t.seq;
+    h->renamed = 0;
+    return rc;
 }

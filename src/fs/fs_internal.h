@@ -108,7 +108,7 @@ int fs_erase(const struct strata_fs *fs, uint32_t sector);
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
 
 /* layout.c: headers and their fields */
-int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h, int full);
+int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h);
 int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h);
 int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
@@ -134,6 +134,7 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
 void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page);
 int fs_step(const struct strata_fs *fs, struct fs_walk *w);
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w);
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
 int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w);

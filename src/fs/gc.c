@@ -151,7 +151,7 @@ static int move_one(struct strata_fs *fs, uint32_t sector)
             return ev;
         if (ev != EV_EXTENT || w.h.obsolete)
             continue;
-        if (w.h.type == FS_T_LOG && (ev = fs_hdr_read(fs, w.h.lpage, &w.h, 0)) != HDR_VALID) {
+        if (w.h.type == FS_T_LOG && (ev = fs_hdr_read(fs, w.h.lpage, &w.h)) != HDR_VALID) {
             if (ev < 0)
                 return ev;
             continue;

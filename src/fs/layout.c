@@ -80,9 +80,9 @@ int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h)
     return rc;
 }
 
-/* Read and parse the header at page: the CRC part and the three flags (what a walk reads),
- * the rename slot when the renamed flag is set and, when `full`, a data file's log link. */
-int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h, int full)
+/* Read and parse the header at page: the CRC part and the three flags (what a walk reads) and
+ * the rename slot when the renamed flag is set. h->log is FS_NONE: see fs_link_read. */
+int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
 {
     uint32_t N = fs->cfg.name_max;
     uint8_t *raw = fs->cfg.buffer;
@@ -108,8 +108,6 @@ int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h, int
     h->name = raw + O_NAME;
     if (h->type != FS_T_DATA)
         return HDR_VALID;
-    if (full && (rc = fs_link_read(fs, h)) != 0)
-        return rc;
     if (raw[O_RENAMED(N)] != 0xFF && (rc = read_ren(fs, h)) != 0)
         return rc;
     return HDR_VALID;
@@ -134,7 +132,7 @@ int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint3
     if (fs->seq >= 0xFFFFFFF0u)
         return STRATA_ENOSPC; /* sequence numbers exhausted (after 4e9 creations) */
     if (name == NULL && !log) {
-        if ((rc = fs_hdr_read(fs, h->lpage, &o, 0)) != HDR_VALID)
+        if ((rc = fs_hdr_read(fs, h->lpage, &o)) != HDR_VALID)
             return rc < 0 ? rc : STRATA_ECORRUPT;
         memmove(raw + O_NAME, o.name, N);
     } else {
@@ -188,7 +186,9 @@ int fs_obsolete(struct strata_fs *fs, uint32_t page)
 {
     struct fs_hdr h;
     uint32_t N = fs->cfg.name_max;
-    int rc = fs_hdr_read(fs, page, &h, 1);
+    int rc = fs_hdr_read(fs, page, &h);
+    if (rc == HDR_VALID && h.type == FS_T_DATA && (rc = fs_link_read(fs, &h)) == 0)
+        rc = HDR_VALID;
     if (rc != HDR_VALID)
         return rc < 0 ? rc : STRATA_ECORRUPT;
     if (!h.obsolete && (rc = fs_flag(fs, page, O_OBS(N))) != 0)

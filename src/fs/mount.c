@@ -38,7 +38,7 @@ static int kill(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_
                 const char *what)
 {
     struct fs_hdr t;
-    int rc = fs_hdr_read(fs, page, &t, 0);
+    int rc = fs_hdr_read(fs, page, &t);
     if (rc != HDR_VALID || t.seq != seq || t.obsolete || fs_opened(fs, page) != NULL)
         return rc < 0 ? rc : 0;
     return fs_finding(fs, sc, page, what);
@@ -63,7 +63,9 @@ static int settle(struct strata_fs *fs, struct fs_scan *sc, const struct fs_hdr 
                    ? rc
                    : kill(fs, sc, h->rpage, h->rpseq, "rename target");
     }
-    rc = fs_hdr_read(fs, h->lpage, &o, 1);
+    rc = fs_hdr_read(fs, h->lpage, &o);
+    if (rc == HDR_VALID && o.type == FS_T_DATA && (rc = fs_link_read(fs, &o)) == 0)
+        rc = HDR_VALID;
     if (rc < 0)
         return rc;
     if (rc == HDR_VALID && o.type == FS_T_DATA && !o.obsolete && o.seq == h->lseq &&

@@ -39,8 +39,7 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
         return 0; /* same name */
     if (w.h.renamed != 0) {
         /* the extent's rename slot is used: copy the file to a fresh extent first */
-        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.cfg)) != 0 ||
-            (rc = fs_lookup(fs, from, nlen, &w)) != 0)
+        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.cfg)) != 0)
             return rc;
     }
     w.h.rpage = tpage;
@@ -83,11 +82,9 @@ static int describe(struct strata_fs *fs, struct fs_hdr *h, struct strata_fs_sta
 {
     struct strata_fs_file t;
     const struct strata_fs_file *f = fs_opened(fs, h->page);
-    uint32_t i;
     int rc = 0;
     memset(st, 0, sizeof *st);
-    for (i = 0; i < fs->cfg.name_max && h->name[i] != 0; i++)
-        st->name[i] = (char)h->name[i]; /* before the scratch buffer is used again */
+    memcpy(st->name, h->name, fs->cfg.name_max); /* NUL-padded; before the scratch is reused */
     if (f == NULL) {
         rc = fs_load(fs, &t, h);
         f = &t;
@@ -98,7 +95,7 @@ static int describe(struct strata_fs *fs, struct fs_hdr *h, struct strata_fs_sta
     st->pages = f->pages;
     st->log_records = f->log_records;
     st->log_record = f->log_record;
-    st->log_used = f->log < FS_BAD ? f->k : 0;
+    st->log_used = f->k; /* 0 without a usable log */
     return rc;
 }
 

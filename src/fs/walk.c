@@ -43,7 +43,7 @@ int fs_step(const struct strata_fs *fs, struct fs_walk *w)
             return EV_COVER;
         }
     }
-    rc = fs_hdr_read(fs, w->page, &w->h, 0);
+    rc = fs_hdr_read(fs, w->page, &w->h);
     if (rc < 0)
         return rc;
     if (rc == HDR_BLANK) {
@@ -87,7 +87,7 @@ int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_w
     for (i = 0; i < STRATA_FS_CACHE; i++) {
         if (fs->cache[i].hash != hash)
             continue;
-        if ((ev = fs_hdr_read(fs, fs->cache[i].page, &w->h, 0)) < 0)
+        if ((ev = fs_hdr_read(fs, fs->cache[i].page, &w->h)) < 0)
             return ev;
         if (ev == HDR_VALID && named(fs, &w->h, name, nlen))
             return 0;
@@ -127,7 +127,7 @@ int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_wa
  * sectors), searched from the first page that may be free (a header boundary: no page before
  * it is free). That hint becomes the first free page seen, or the page after the run when it
  * starts there. */
-static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
     struct fs_walk w;
     uint32_t start = 0, len = 0, hint = fs->pages;
@@ -167,7 +167,7 @@ int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
     int rc;
     if (pages > fs->pages)
         return STRATA_ENOSPC;
-    while ((rc = find_run(fs, pages, page)) == STRATA_ENOSPC) {
+    while ((rc = fs_find_run(fs, pages, page)) == STRATA_ENOSPC) {
         if ((rc = fs_gc(fs, pages)) > 0)
             continue;
         if (rc < 0 || cleaned)
