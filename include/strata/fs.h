@@ -92,7 +92,8 @@ struct strata_fs_file {
 
 struct strata_fs {
     struct strata_fs_config cfg;
-    uint32_t pages, sectors, pps, usable; /* geometry: pages, sectors, pages/sector, E - M */
+    uint32_t pages, pps, usable;          /* geometry: pages, pages/sector, E - M; the sector
+                                             count is cfg.unit_count */
     uint32_t hdr;                         /* header bytes (55 + 2 * name_max) */
     uint32_t seq;                         /* last sequence number used */
     uint32_t free_hint;                   /* first page that may be free (a header boundary) */

@@ -32,18 +32,15 @@ static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *
 }
 
 /* Pages after a free page of a sector are never written; data there means a damaged header
- * hides an extent (bit rot, not a power cut). Samples each page's first bytes. */
+ * hides an extent (bit rot, not a power cut). Each page must read as a blank header. */
 static int check_free(struct strata_fs *fs, struct fs_scan *sc, uint32_t at, uint32_t n)
 {
-    uint8_t b[16];
+    struct fs_hdr h;
     uint32_t p;
     int rc;
-    for (p = at + 1; p < at + n; p++) {
-        if ((rc = fs_read(fs, fs_page_u(fs, p), b, sizeof b)) != 0)
-            return rc;
-        if (!fs_blank(b, sizeof b))
-            return fs_finding(fs, sc, FS_NONE, "data after a free page");
-    }
+    for (p = at + 1; p < at + n; p++)
+        if ((rc = fs_hdr_read(fs, p, &h)) != HDR_BLANK)
+            return rc < 0 ? rc : fs_finding(fs, sc, FS_NONE, "data after a free page");
     return 0;
 }
 

@@ -85,8 +85,8 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     g.need = need;
     g.erased = 0;
     g.done = 0;
-    g.from = need ? fs->gc_next % fs->sectors : 0;
-    g.to = fs->sectors;
+    g.from = need ? fs->gc_next % fs->cfg.unit_count : 0;
+    g.to = fs->cfg.unit_count;
     while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 && !g.done) {
         g.to = g.from; /* then the sectors before where it started */
         g.from = 0;
@@ -120,7 +120,7 @@ int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u)
         return STRATA_EINVAL;
     memset(u, 0, sizeof *u);
     u->pages = fs->pages;
-    u->sectors = fs->sectors;
+    u->sectors = fs->cfg.unit_count;
     return fs_account(fs, usage, u);
 }
 

@@ -163,40 +163,42 @@ int fs_erase(const struct strata_fs *fs, uint32_t sector)
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     const struct strata_flash *f = cfg ? cfg->flash : NULL;
+    struct strata_fs_config *c;
     uint8_t id[6];
-    uint32_t ps, units;
-    if (fs == NULL || cfg == NULL || f == NULL || strata_flash_validate(f) != 0)
+    uint32_t ps, n;
+    if (fs == NULL || f == NULL || strata_flash_validate(f) != 0)
         return STRATA_EINVAL;
+    c = &fs->cfg;
     if (f->geo.read_size != 1 || f->geo.prog_size != 1 ||
-        !strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) ||
-        (f->caps & (STRATA_FLASH_CAP_INORDER_PAGES | STRATA_FLASH_CAP_NO_ERASE |
-                    STRATA_FLASH_CAP_BAD_BLOCKS)))
+        (f->caps & (STRATA_FLASH_CAP_BITWISE_PROGRAM | STRATA_FLASH_CAP_INORDER_PAGES |
+                    STRATA_FLASH_CAP_NO_ERASE | STRATA_FLASH_CAP_BAD_BLOCKS)) !=
+            STRATA_FLASH_CAP_BITWISE_PROGRAM)
         return STRATA_EDEVICE;
     memset(fs, 0, sizeof *fs);
-    fs->cfg = *cfg;
-    if (fs->cfg.name_max == 0)
-        fs->cfg.name_max = 16;
-    if (fs->cfg.default_size == 0)
-        fs->cfg.default_size = 4096;
+    *c = *cfg;
     ps = f->geo.page_size;
-    if (fs->cfg.log_record == 0)
-        fs->cfg.log_record = ps;
-    if (fs->cfg.log_size == 0)
-        fs->cfg.log_size = 4 * ps;
-    units = cfg->unit_count ? cfg->unit_count : f->geo.erase_count - cfg->first_unit;
-    fs->hdr = 55 + 2 * fs->cfg.name_max;
+    if (c->name_max == 0)
+        c->name_max = 16;
+    if (c->default_size == 0)
+        c->default_size = 4096;
+    if (c->log_record == 0)
+        c->log_record = ps;
+    if (c->log_size == 0)
+        c->log_size = 4 * ps;
+    if (c->unit_count == 0)
+        c->unit_count = f->geo.erase_count - c->first_unit;
+    fs->hdr = 55 + 2 * c->name_max;
     fs->pps = f->geo.erase_size / ps;
     fs->usable = f->geo.erase_size - FS_M;
-    fs->sectors = units;
-    fs->pages = units * fs->pps;
-    fs_put16(id, fs->cfg.name_max);
+    fs->pages = c->unit_count * fs->pps;
+    fs_put16(id, c->name_max);
     fs_put32(id + 2, ps);
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
-    if (cfg->first_unit >= f->geo.erase_count || units > f->geo.erase_count - cfg->first_unit ||
-        fs->cfg.name_max > STRATA_FS_NAME_LIMIT || cfg->buffer == NULL ||
-        cfg->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
-        fs->cfg.log_record > 0xFFFF || fs->cfg.log_size / fs->cfg.log_record == 0 ||
-        fs->cfg.log_size / fs->cfg.log_record > 0xFFFF || fs->pages < 2)
+    n = c->log_size / c->log_record;
+    if (c->first_unit >= f->geo.erase_count ||
+        c->unit_count > f->geo.erase_count - c->first_unit || c->name_max > STRATA_FS_NAME_LIMIT ||
+        c->buffer == NULL || c->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
+        c->log_record > 0xFFFF || n == 0 || n > 0xFFFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;
 }

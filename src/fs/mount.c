@@ -100,7 +100,7 @@ int strata_fs_format(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     uint32_t s;
     int rc = fs_setup(fs, cfg);
-    for (s = 0; rc == 0 && s < fs->sectors; s++)
+    for (s = 0; rc == 0 && s < fs->cfg.unit_count; s++)
         rc = fs_erase(fs, s);
     return rc;
 }
@@ -114,7 +114,7 @@ int strata_fs_mount(struct strata_fs *fs, const struct strata_fs_config *cfg)
         fs->free_hint = fs->pages;
     if (rc == 0 && (rc = fs_scan(fs, &sc)) == 0) {
         fs->mounted = 1;
-        fs->gc_next = fs->seq % fs->sectors; /* spread collection across reboots */
+        fs->gc_next = fs->seq % fs->cfg.unit_count; /* spread collection across reboots */
     }
     return rc;
 }
