@@ -135,27 +135,27 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
 {
     uint8_t s[FS_SLOT];
     struct fs_hdr lh;
-    uint32_t lo = 0, hi, p, gallop = 1, wd = 0;
+    uint32_t lo = 0, hi, p, gallop = 1, wd = 0, cfg = h->cfg;
     int rc;
     memset(f, 0, sizeof *f);
     set_extent(fs, f, h);
     f->base = h->page;
     f->base_seq = h->seq;
-    f->log_record = (uint16_t)(h->cfg >> 16 ? h->cfg >> 16 : fs->cfg.log_record);
-    f->log_records = (uint16_t)(h->cfg & 0xFFFF ? h->cfg : fs->cfg.log_size / fs->cfg.log_record);
     if ((rc = fs_link_read(fs, h)) != 0)
         return rc;
     f->log = h->log;
     if (f->log < FS_BAD) {
+        /* the log's own header holds the configuration it was made with */
         rc = fs_hdr_read(fs, f->log, &lh);
         if (rc < 0)
             return rc;
+        cfg = lh.cfg;
         if (rc != HDR_VALID || lh.type != FS_T_LOG || lh.lpage != h->page ||
-            lh.lseq != h->seq || lh.obsolete || (lh.cfg & 0xFFFF) == 0 || lh.cfg >> 16 == 0)
+            lh.lseq != h->seq || lh.obsolete || (cfg & 0xFFFF) == 0 || cfg >> 16 == 0)
             return STRATA_ECORRUPT;
-        f->log_records = (uint16_t)lh.cfg;
-        f->log_record = (uint16_t)(lh.cfg >> 16);
     }
+    f->log_record = (uint16_t)(cfg >> 16 ? cfg >> 16 : fs->cfg.log_record);
+    f->log_records = (uint16_t)(cfg & 0xFFFF ? cfg : fs->cfg.log_size / fs->cfg.log_record);
     /* slots below lo are written (valid or torn), slot hi is blank or the end */
     hi = fs_min(f->cap / FS_SLOT, 0xFFFF);
     while (lo < hi) {

@@ -18,47 +18,31 @@ void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page)
 
 int fs_step(const struct strata_fs *fs, struct fs_walk *w)
 {
-    uint32_t s, end, fp;
-    int rc;
+    uint32_t s = w->page / fs->pps, left = (s + 1) * fs->pps - w->page, fp, n = left;
+    int ev = EV_FREE;
     if (w->page >= fs->pages)
         return EV_END;
-    s = w->page / fs->pps;
-    end = (s + 1) * fs->pps;
     w->at = w->page;
     if (w->mk != s + 1) {
         w->mk = s + 1;
-        rc = fs_marker(fs, s, &fp);
-        if (rc < 0)
-            return rc;
-        if (rc != 1) {
-            w->others += rc == 2;
-            w->n = fs->pps;
-            w->page = end;
-            return EV_DIRTY;
-        }
-        w->oks++;
-        if (fp > 0) {
-            w->n = fp;
-            w->page += fp;
-            return EV_COVER;
-        }
+        if ((ev = fs_marker(fs, s, &fp)) < 0)
+            return ev;
+        w->others += ev == 2;
+        w->oks += ev == 1;
+        /* a sector is entered at its start: left is the whole sector */
+        ev = ev != 1 ? EV_DIRTY : fp > 0 ? EV_COVER : EV_FREE;
+        if (ev == EV_COVER)
+            n = fp;
     }
-    rc = fs_hdr_read(fs, w->page, &w->h);
-    if (rc < 0)
-        return rc;
-    if (rc == HDR_BLANK) {
-        w->n = end - w->page;
-        w->page = end;
-        return EV_FREE;
+    if (ev == EV_FREE) {
+        if ((ev = fs_hdr_read(fs, w->page, &w->h)) < 0)
+            return ev;
+        ev = ev == HDR_BLANK ? EV_FREE : ev == HDR_GARBAGE ? EV_GARBAGE : EV_EXTENT;
+        n = ev == EV_GARBAGE ? 1 : ev == EV_EXTENT ? fs_min(w->h.pages, left) : left;
     }
-    if (rc == HDR_GARBAGE) {
-        w->n = 1;
-        w->page++;
-        return EV_GARBAGE;
-    }
-    w->n = fs_min(w->h.pages, end - w->page);
-    w->page += w->n;
-    return EV_EXTENT;
+    w->n = n;
+    w->page += n;
+    return ev;
 }
 
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
