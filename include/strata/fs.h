@@ -25,7 +25,7 @@
  * After any call returns STRATA_EPOWER the context is stale: remount.
  *
  * Files are limited to 16 MiB - 1 (24-bit lengths) and to 65,534 log records of their size.
- * Footprint (Cortex-M0+, -Os): 9.8 KB of text (9.2 KB built with STRATA_FS_NO_CHECK), no
+ * Footprint (Cortex-M0+, -Os): 9.8 KB of text (9.1 KB built with STRATA_FS_NO_CHECK), no
  * static RAM; sizeof(struct strata_fs) 144 B, sizeof(struct strata_fs_file) 68 B; stack up to
  * 1.1 KB (docs/fs.md). Headers are built and parsed in the scratch buffer.
  *
@@ -211,7 +211,7 @@ int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u);
  * what is unreachable or duplicated (never touching live data). Returns the number of problems
  * found (0 = clean) or an error. Cost: two walks plus per-file metadata reads and a lookup of
  * each file's name. Left out of a library built with STRATA_FS_NO_CHECK (mount still repairs
- * everything a power cut can leave; about 0.7 KB of text less on Cortex-M0+). */
+ * everything a power cut can leave; 0.7 KB of text less on Cortex-M0+). */
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r);
 
 /* Run garbage collection now over the whole device (it otherwise runs when an allocation
