@@ -42,11 +42,12 @@ size: bootstrap
 	cmake -S . -B $(BUILD)/m4 -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
 	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m4
 	cmake --build $(BUILD)/m4 -j$(JOBS)
-	cmake -S . -B $(BUILD)/m0plus-kvmin -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
-	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m0plus -DSTRATA_KV_MINIMAL=ON
-	cmake --build $(BUILD)/m0plus-kvmin -j$(JOBS) --target strata_kv
+	cmake -S . -B $(BUILD)/m0plus-reduced -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
+	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m0plus \
+	      -DSTRATA_KV_MINIMAL=ON -DSTRATA_FS_OPTIONS=STRATA_FS_NO_CHECK
+	cmake --build $(BUILD)/m0plus-reduced -j$(JOBS)
 	python3 scripts/size.py --out $(BUILD)/size.json cortex-m0plus=$(BUILD)/m0plus cortex-m4=$(BUILD)/m4 \
-	      cortex-m0plus/kv-minimal=$(BUILD)/m0plus-kvmin
+	      "cortex-m0plus/reduced (kv minimal, fs without check)=$(BUILD)/m0plus-reduced"
 
 fuzz: bootstrap
 	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_COMMON)

@@ -200,8 +200,9 @@ static void table1(struct strata_report *r)
                           "costs 0.61 ms and ours 0. Our close is the commit: one 8-byte length "
                           "slot (1 byte when only log records changed). The uncached open reads the 8-byte marker of every sector it "
                           "crosses and one header per file before the target (12 other files "
-                          "here); the initial modify allocates the log (searching for space) and "
-                          "writes its header and the link.");
+                          "here); the initial modify allocates the log (the search starts at the "
+                          "first free page, found by mount and kept by allocations), writes its "
+                          "header and the link, then one record and its entry.");
     bdev_free(&d);
 }
 

@@ -1,5 +1,7 @@
 #include "packet_queue.h"
 
+#include <string.h>
+
 int pq_open(struct pq *q, struct strata_fs *fs, const char *name, uint32_t size,
             uint32_t log_size, uint32_t record)
 {
@@ -35,14 +37,20 @@ static int ring(struct pq *q, int write, uint32_t at, uint8_t *p, uint32_t n)
 
 int pq_put(struct pq *q, const void *packet, uint16_t len)
 {
-    uint8_t l[2];
+    uint8_t b[2 + PQ_INLINE];
     int rc;
     if (q->used + 2u + len > q->size)
         return STRATA_ENOSPC;
-    l[0] = (uint8_t)len;
-    l[1] = (uint8_t)(len >> 8);
-    if ((rc = ring(q, 1, q->tail, l, 2)) != 0 ||
-        (rc = ring(q, 1, (q->tail + 2) % q->size, (uint8_t *)(uintptr_t)packet, len)) != 0)
+    b[0] = (uint8_t)len;
+    b[1] = (uint8_t)(len >> 8);
+    if (len <= PQ_INLINE) {
+        /* one write for length and packet: fewer, fuller micro log records once the ring wraps */
+        memcpy(b + 2, packet, len);
+        rc = ring(q, 1, q->tail, b, 2u + len);
+    } else if ((rc = ring(q, 1, q->tail, b, 2)) == 0) {
+        rc = ring(q, 1, (q->tail + 2) % q->size, (uint8_t *)(uintptr_t)packet, len);
+    }
+    if (rc != 0)
         return rc;
     q->tail = (q->tail + 2u + len) % q->size;
     q->used += 2u + len;

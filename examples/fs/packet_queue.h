@@ -2,7 +2,9 @@
  * A packet queue on strata_fs (Coffee paper §6.2): packets (a 2-byte length, then the bytes)
  * stored back to back in one file used as a ring of `size` bytes. The two positions live in
  * RAM, as in the paper; the bytes written are durable at pq_sync. The first lap appends; later
- * laps overwrite, through the file's micro log.
+ * laps overwrite, through the file's micro log. A packet of up to PQ_INLINE bytes is written
+ * together with its length (one write: fewer, fuller log records), so pq_put uses
+ * PQ_INLINE + 2 bytes of stack.
  */
 #ifndef STRATA_EXAMPLE_PACKET_QUEUE_H
 #define STRATA_EXAMPLE_PACKET_QUEUE_H
@@ -10,6 +12,8 @@
 #include <stdint.h>
 
 #include "strata/fs.h"
+
+#define PQ_INLINE 128 /* packets up to this size are written with their length in one write */
 
 struct pq {
     struct strata_fs *fs;

@@ -6,50 +6,41 @@
  */
 #include "fs_internal.h"
 
-/* A live file's metadata, its log entries and name uniqueness. */
+#ifndef STRATA_FS_NO_CHECK
+
+/* A live file's metadata, its log entries and name uniqueness (the lookup of its name must
+ * find this extent, or the other live file of that name: then the older one is reported). */
 static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
 {
     struct strata_fs_file t;
     struct fs_walk o;
-    uint32_t nlen = 0, j;
-    int rc = fs_load(fs, &t, &w->h), ev;
-    if (rc == STRATA_ECORRUPT)
-        return fs_finding(fs, sc, FS_NONE, "bad length slot or log link");
-    for (j = 0; rc == 0 && j < t.kc; j++) {
-        uint8_t e[FS_ENTRY];
-        uint32_t key;
-        if ((rc = fs_read(fs, fs_page_u(fs, t.log) + fs->hdr + FS_ENTRY * j, e, FS_ENTRY)) != 0)
-            return rc;
-        key = fs_get16(e);
-        if (e[2] == fs_entry_check(key) && key * t.log_record >= t.cap)
-            rc = fs_finding(fs, sc, FS_NONE, "log entry past the end of the file");
-    }
-    while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0)
+    char name[STRATA_FS_NAME_LIMIT];
+    uint32_t nlen = 0, top;
+    int rc;
+    while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0) {
+        name[nlen] = (char)w->h.name[nlen]; /* before the scratch buffer is used again */
         nlen++;
-    fs_walk_at(fs, &o, w->page);
-    while (rc == 0 && (ev = fs_step(fs, &o)) != EV_END) {
-        if (ev < 0)
-            return ev;
-        if (ev == EV_EXTENT && fs_live(&o.h) &&
-            fs_name_eq(fs, o.h.name, (const char *)w->h.name, nlen))
-            rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
     }
+    rc = fs_load(fs, &t, &w->h);
+    if (rc == STRATA_ECORRUPT)
+        return fs_finding(fs, sc, FS_NONE, "bad length slot or link");
+    if (rc == 0 && (rc = fs_log_top(fs, &t, &top)) == 0 && top >= t.cap + t.log_record)
+        rc = fs_finding(fs, sc, FS_NONE, "log entry past end");
+    if (rc == 0 && (rc = fs_lookup(fs, name, nlen, &o)) == 0 && o.h.page != w->h.page)
+        rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
     return rc;
 }
 
 /* Pages after a free page of a sector are never written; data there means a damaged header
- * hides an extent (bit rot, not a power cut). Samples each page's first bytes. */
+ * hides an extent (bit rot, not a power cut). Each page must read as a blank header. */
 static int check_free(struct strata_fs *fs, struct fs_scan *sc, uint32_t at, uint32_t n)
 {
-    uint8_t b[16];
+    struct fs_hdr h;
     uint32_t p;
     int rc;
-    for (p = at + 1; p < at + n; p++) {
-        if ((rc = fs_read(fs, fs_page_u(fs, p), b, sizeof b)) != 0)
-            return rc;
-        if (!fs_blank(b, sizeof b))
-            return fs_finding(fs, sc, FS_NONE, "data after a free page (damaged header?)");
-    }
+    for (p = at + 1; p < at + n; p++)
+        if ((rc = fs_hdr_read(fs, p, &h)) != HDR_BLANK)
+            return rc < 0 ? rc : fs_finding(fs, sc, FS_NONE, "data after a free page");
     return 0;
 }
 
@@ -62,7 +53,7 @@ static int check_event(struct strata_fs *fs, struct fs_scan *sc, int ev, struct 
         return check_free(fs, sc, w->at, w->n);
     if (ev == EV_COVER && sc->carry_live && sc->carry_end > w->at &&
         fs_min(sc->carry_end - w->at, fs->pps) != w->n)
-        return fs_finding(fs, sc, FS_NONE, "sector marker disagrees with a live extent");
+        return fs_finding(fs, sc, FS_NONE, "bad sector marker");
     if (ev != EV_EXTENT)
         return 0;
     if (w->h.pages > w->n) {
@@ -92,3 +83,5 @@ int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r
     rc = fs_scan(fs, &sc);
     return rc ? rc : (int)sc.r->problems;
 }
+
+#endif /* STRATA_FS_NO_CHECK */

@@ -34,6 +34,15 @@ uint32_t fs_area_for(uint32_t size)
     return size > 0xF0000000u ? size : size + size / 16 + 16 * FS_SLOT;
 }
 
+/* The handle's current extent: page, size, sequence number and data area. */
+static void set_extent(const struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h)
+{
+    f->page = h->page;
+    f->pages = h->pages;
+    f->seq = h->seq;
+    f->cap = fs_page_u(fs, h->page + h->pages) - fs_data_u(fs, f);
+}
+
 static uint32_t slot_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t i)
 {
     return fs_page_u(fs, f->page + f->pages) - FS_SLOT * (i + 1);
@@ -61,29 +70,6 @@ static int slot_read(const struct strata_fs *fs, const struct strata_fs_file *f,
     return s[7] == slot_check(s, f->seq, i) ? 1 : 2;
 }
 
-/* Program the next slot (len, k, intent pages); 1 when the extent has no room for it (the
- * caller copies the file into a larger extent). */
-static int slot_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t k,
-                    uint32_t wd)
-{
-    uint8_t s[FS_SLOT];
-    int rc = fs_find_clean(fs, f);
-    if (rc != 0)
-        return rc;
-    if (f->clean + 2 * FS_SLOT * ((uint32_t)f->slot + 1) > f->cap || f->slot == 0xFFFF)
-        return 1;
-    fs_put16(s, len);
-    s[2] = (uint8_t)(len >> 16);
-    fs_put16(s + 3, k);
-    fs_put16(s + 5, wd);
-    s[7] = slot_check(s, f->seq, f->slot);
-    if ((rc = strata_flash_sync(fs->cfg.flash)) != 0 ||
-        (rc = fs_prog(fs, slot_u(fs, f, f->slot), s, FS_SLOT)) != 0)
-        return rc;
-    f->slot++;
-    return 0;
-}
-
 /* D: the offset from which the data area is known erased and unlogged: past the last
  * programmed byte in [clen, intent) (a torn append may lie there after a cut) and past the
  * highest range with a log record (reads of a logged range never look at the extent). */
@@ -102,101 +88,105 @@ int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f)
     return rc;
 }
 
-/* Pages of intent to cover up to `want`, measured from `from`. */
-static uint32_t intent_pages(const struct strata_fs *fs, uint32_t from, uint32_t want)
+/* Program the next length slot (len, k, intent) with an intent reaching about twice the growth
+ * since the last commit past `to` (and never below what may already be programmed). 1 when the
+ * extent has no room for `to` or for the slot: the caller copies the file first. Used to
+ * restate the committed state before appending past the intent, and to commit. */
+static int put_state(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t k,
+                     uint32_t to)
 {
-    uint32_t ps = page_size(fs), wd = want > from ? (want - from + ps - 1) / ps : 0;
-    return fs_min(wd, 0xFFFF);
+    uint8_t s[FS_SLOT];
+    uint32_t ps = page_size(fs), room = fs_room(f);
+    uint32_t grow = to > f->clen && to - f->clen > ps ? to - f->clen : ps;
+    uint32_t want = fs_min(to + grow, room), wd;
+    int rc = fs_find_clean(fs, f);
+    if (rc != 0)
+        return rc;
+    if (f->clean > want)
+        want = f->clean;
+    if ((to > f->clean ? to : f->clean) + 2 * FS_SLOT * ((uint32_t)f->slot + 1) > f->cap ||
+        f->slot == 0xFFFF)
+        return 1;
+    wd = fs_min(want > len ? (want - len + ps - 1) / ps : 0, 0xFFFF);
+    fs_put16(s, len);
+    s[2] = (uint8_t)(len >> 16);
+    fs_put16(s + 3, k);
+    fs_put16(s + 5, wd);
+    s[7] = slot_check(s, f->seq, f->slot);
+    if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) != 0 ||
+        (rc = fs_prog(fs, slot_u(fs, f, f->slot), s, FS_SLOT)) != 0)
+        return rc;
+    f->slot++;
+    f->intent = len + wd * ps;
+    return 0;
 }
 
 /* Before programming data in place up to `end` past the durable intent: restate the committed
  * state with a larger intent (about doubling the uncommitted span). 1: copy needed first. */
 int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end)
 {
-    uint32_t grow = end - f->clen > page_size(fs) ? end - f->clen : page_size(fs);
-    uint32_t wd = intent_pages(fs, f->clen, fs_min(fs_room(f), end + grow));
-    int rc = end > fs_room(f) ? 1 : slot_put(fs, f, f->clen, f->kc, wd);
-    if (rc == 0)
-        f->intent = f->clen + wd * page_size(fs);
-    return rc;
+    return put_state(fs, f, f->clen, f->kc, end);
 }
 
-/* Number of written (non-blank) slots: gallop from the end, then bisect. The gap kept between
- * data and slots makes the first probe past the last slot land on an erased one. */
-static int count_slots(const struct strata_fs *fs, struct strata_fs_file *f)
+/* Load a live data extent's committed state into a handle. The first blank slot is found by
+ * galloping (slots 0, 1, 3, 7, ...) then bisecting; the committed state is the last valid slot
+ * before it. */
+int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
 {
     uint8_t s[FS_SLOT];
-    uint32_t max = fs_min(f->cap / FS_SLOT, 0xFFFF), lo = 0, hi = 1;
-    int rc;
-    f->slot = 0;
-    if (max == 0)
-        return 0;
-    if ((rc = slot_read(fs, f, 0, s)) <= 0)
-        return rc;
-    while (hi < max && (rc = slot_read(fs, f, hi, s)) != 0) {
-        if (rc < 0)
-            return rc;
-        lo = hi;
-        hi = 2 * hi + 1;
-    }
-    hi = fs_min(hi, max);
-    /* slot lo written, slot hi blank (or the end) */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if ((rc = slot_read(fs, f, mid, s)) < 0)
-            return rc;
-        if (rc == 0)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    f->slot = (uint16_t)hi;
-    return 0;
-}
-
-/* Load a live data extent's committed state into a handle. */
-int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h)
-{
-    uint8_t s[FS_SLOT], raw[FS_HDR_MAX];
     struct fs_hdr lh;
-    uint32_t i, wd = 0, kslot = 0;
+    uint32_t lo = 0, hi, p, gallop = 1, wd = 0, cfg = h->cfg;
     int rc;
     memset(f, 0, sizeof *f);
-    f->page = f->base = h->page;
-    f->pages = h->pages;
-    f->seq = f->base_seq = h->seq;
-    f->log_record = (uint16_t)(h->logrs ? h->logrs : fs->cfg.log_record);
-    f->log_records = (uint16_t)(h->logn ? h->logn : fs->cfg.log_size / fs->cfg.log_record);
-    f->cap = fs_page_u(fs, f->page + f->pages) - fs_data_u(fs, f);
-    f->log = fs_link_read(fs, h->page, &rc);
-    if (rc != 0)
+    set_extent(fs, f, h);
+    f->base = h->page;
+    f->base_seq = h->seq;
+    if ((rc = fs_link_read(fs, h)) != 0)
         return rc;
+    f->log = h->log;
     if (f->log < FS_BAD) {
-        rc = fs_hdr_read(fs, f->log, raw, &lh);
+        /* the log's own header holds the configuration it was made with */
+        rc = fs_hdr_read(fs, f->log, &lh);
         if (rc < 0)
             return rc;
+        cfg = lh.cfg;
         if (rc != HDR_VALID || lh.type != FS_T_LOG || lh.lpage != h->page ||
-            lh.lseq != h->seq || lh.obsolete || lh.logn == 0 || lh.logrs == 0)
+            lh.lseq != h->seq || lh.obsolete || (cfg & 0xFFFF) == 0 || cfg >> 16 == 0)
             return STRATA_ECORRUPT;
-        f->log_records = lh.logn;
-        f->log_record = lh.logrs;
     }
-    if ((rc = count_slots(fs, f)) != 0)
-        return rc;
-    for (i = f->slot; i-- > 0;) {
-        if ((rc = slot_read(fs, f, i, s)) < 0)
+    f->log_record = (uint16_t)(cfg >> 16 ? cfg >> 16 : fs->cfg.log_record);
+    f->log_records = (uint16_t)(cfg & 0xFFFF ? cfg : fs->cfg.log_size / fs->cfg.log_record);
+    /* slots below lo are written (valid or torn), slot hi is blank or the end */
+    hi = fs_min(f->cap / FS_SLOT, 0xFFFF);
+    while (lo < hi) {
+        p = !gallop ? lo + (hi - lo) / 2 : lo ? 2 * lo - 1 : 0;
+        if (p >= hi) {
+            gallop = 0;
+            continue;
+        }
+        if ((rc = slot_read(fs, f, p, s)) < 0)
+            return rc;
+        if (rc != 0) {
+            lo = p + 1;
+        } else {
+            hi = p;
+            gallop = 0;
+        }
+    }
+    f->slot = (uint16_t)lo;
+    while (lo-- > 0) {
+        if ((rc = slot_read(fs, f, lo, s)) < 0)
             return rc;
         if (rc == 1) {
             f->clen = fs_get16(s) | (uint32_t)s[2] << 16;
-            kslot = fs_get16(s + 3);
+            f->kc = (uint16_t)fs_get16(s + 3);
             wd = fs_get16(s + 5);
             break;
         }
     }
-    if (f->clen > f->cap || kslot > f->log_records || (kslot > 0 && f->log >= FS_BAD))
+    if (f->clen > f->cap || f->kc > f->log_records || (f->kc > 0 && f->log >= FS_BAD))
         return STRATA_ECORRUPT;
-    f->kc = (uint16_t)kslot;
-    if (f->log < FS_BAD && (rc = fs_log_load(fs, f, kslot)) != 0)
+    if (f->log < FS_BAD && (rc = fs_log_load(fs, f, f->kc)) != 0)
         return rc;
     f->len = f->clen;
     f->k = f->kc;
@@ -205,75 +195,98 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr 
     return 0;
 }
 
-/* Allocate and write the header of a new data extent with a data area of `area` bytes;
- * describe it in nf (page, pages, seq, cap). */
-int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t area,
-              uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
-              struct strata_fs_file *nf)
+/* Allocate h->pages pages and write the header h describes there (type, pages, log
+ * configuration, lpage/lseq); sets h->page and h->seq. Name: see fs_hdr_write. */
+int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
 {
-    uint32_t d = fs_pages_for(fs, area);
+    int rc = fs_alloc(fs, h->pages, &h->page);
+    return rc ? rc : fs_hdr_write(fs, h, name, nlen);
+}
+
+/* A new data file: header in h, room for `size` bytes, that log configuration (R | rs << 16;
+ * 0: the default). */
+int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
+                   uint32_t size, uint32_t cfg)
+{
+    memset(h, 0, sizeof *h);
+    h->type = FS_T_DATA;
+    h->pages = 1 + fs_pages_for(fs, fs_area_for(size));
+    h->cfg = cfg;
+    h->lpage = h->lseq = FS_NONE;
+    return fs_create(fs, h, name, nlen);
+}
+
+const struct fs_span fs_nothing = {NULL, FS_NONE, 0};
+
+/* Program bytes [from, to) of the file's current content, with the span s written over it, at
+ * usable address base + offset. Bytes at or past the end of the file that s does not cover stay
+ * erased. Per chunk: the extent's bytes around s (those under s are not read: a record-sized
+ * write through a tuned log reads nothing), then one pass over the log index. */
+int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
+            uint32_t base, const struct fs_span *s)
+{
+    uint8_t *b = fs->cfg.buffer;
+    uint32_t a, e, lo, hi, du = fs_data_u(fs, f), send = s->off + s->n;
     int rc;
-    if (d >= fs->pages)
-        return STRATA_ENOSPC;
-    nf->pages = 1 + d;
-    if ((rc = fs_alloc(fs, nf->pages, &nf->page)) != 0 ||
-        (rc = fs_hdr_write(fs, nf->page, FS_T_DATA, nf->pages, logn, logrs, lpage, lseq, name,
-                           nlen)) != 0)
-        return rc;
-    nf->seq = fs->seq;
-    nf->cap = fs_page_u(fs, nf->page + nf->pages) - fs_page_u(fs, nf->page + 1);
+    for (a = from; a < to; a = e) {
+        e = fs_min(to, a + fs->cfg.buffer_size);
+        hi = fs_min(e, f->len);
+        lo = fs_min(s->off, hi);
+        memset(b, 0xFF, e - a);
+        if (a < lo || (send > a ? send : a) < hi) {
+            if (a < lo && (rc = fs_read(fs, du + a, b, lo - a)) != 0)
+                return rc;
+            lo = a > send ? a : send;
+            if (lo < hi && (rc = fs_read(fs, du + lo, b + (lo - a), hi - lo)) != 0)
+                return rc;
+            if (f->k > 0 && (rc = fs_log_overlay(fs, f, a, b, hi - a)) != 0)
+                return rc;
+        }
+        if (s->off < e && send > a) {
+            lo = a > s->off ? a : s->off;
+            memcpy(b + (lo - a), s->p + (lo - s->off), fs_min(e, send) - lo);
+        }
+        if ((rc = fs_prog(fs, base + a, b, e - a)) != 0)
+            return rc;
+    }
     return 0;
 }
 
-/* Copy the file's current content, with ovl (may be NULL) written over it, into a new extent
- * with a data area of at least `area` bytes and that log configuration; the handle then
- * describes the (uncommitted) copy. */
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs, const struct fs_span *ovl)
+/* Copy the file's current content, with the span s (NULL: none) written over it, into a new
+ * extent with a data area of at least `area` bytes (and of fs_area_for its length); the handle
+ * then describes the
+ * (uncommitted) copy. cfg: the copy's log configuration as R | rs << 16 (0: default),
+ * FS_NONE to keep the file's. */
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
+               const struct fs_span *s, uint32_t cfg)
 {
-    uint8_t raw[FS_HDR_MAX], *b = fs->cfg.buffer;
     struct fs_hdr h;
-    struct strata_fs_file nf;
-    uint32_t nlen = 0, off, c, du, len = f->len;
-    int rc = fs_hdr_read(fs, f->page, raw, &h);
-    if (rc != HDR_VALID)
-        return rc < 0 ? rc : STRATA_ECORRUPT;
-    while (nlen < fs->cfg.name_max && h.name[nlen] != 0)
-        nlen++;
-    if (ovl != NULL && ovl->off + ovl->n > len)
-        len = ovl->off + ovl->n;
-    if (area < len + 4 * FS_SLOT)
+    uint32_t len = f->len;
+    int rc;
+    if (s == NULL)
+        s = &fs_nothing;
+    if (s->n > 0 && s->off + s->n > len)
+        len = s->off + s->n;
+    if (area < fs_area_for(len))
         area = fs_area_for(len);
-    rc = fs_create(fs, (const char *)h.name, nlen, area, logn, logrs, f->base, f->base_seq, &nf);
-    if (rc != 0)
+    if (cfg == FS_NONE)
+        cfg = f->log_records | (uint32_t)f->log_record << 16;
+    h.type = FS_T_DATA;
+    h.pages = 1 + fs_pages_for(fs, area);
+    h.cfg = cfg;
+    h.lpage = f->base;
+    h.lseq = f->base_seq;
+    if ((rc = fs_create(fs, &h, NULL, 0)) != 0 ||
+        (rc = fs_copy(fs, f, 0, len, fs_page_u(fs, h.page + 1), s)) != 0)
         return rc;
-    du = fs_page_u(fs, nf.page + 1);
-    for (off = 0; off < len; off += c) {
-        c = fs_min(len - off, fs->cfg.buffer_size);
-        memset(b, 0xFF, c);
-        if (off < f->len && (rc = fs_pread(fs, f, off, b, fs_min(c, f->len - off))) != 0)
-            return rc;
-        if (ovl != NULL && ovl->off < off + c && ovl->off + ovl->n > off) {
-            uint32_t lo = ovl->off > off ? ovl->off : off;
-            memcpy(b + (lo - off), ovl->p + (lo - ovl->off), fs_min(off + c, ovl->off + ovl->n) - lo);
-        }
-        if ((rc = fs_prog(fs, du + off, b, c)) != 0)
-            return rc;
-    }
     if (f->page != f->base && (rc = fs_obsolete(fs, f->page)) != 0)
         return rc; /* an earlier uncommitted copy: nobody will commit it now */
-    f->page = nf.page;
-    f->pages = nf.pages;
-    f->seq = nf.seq;
-    f->cap = nf.cap;
+    set_extent(fs, f, &h);
     f->log = FS_NONE;
-    f->log_records = (uint16_t)logn;
-    f->log_record = (uint16_t)logrs;
-    f->k = f->kend = 0;
-    f->slot = 0;
-    f->len = len;
-    f->clean = len;
-    f->intent = len;
+    f->log_records = (uint16_t)cfg;
+    f->log_record = (uint16_t)(cfg >> 16);
+    f->k = f->kend = f->slot = 0;
+    f->len = f->clean = f->intent = len;
     f->state = (uint8_t)((f->state | ST_DIRTY) & ~ST_LOG_READY);
     return 0;
 }
@@ -283,50 +296,44 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, ui
  * commit point), then the original and its log become obsolete. */
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    uint32_t ps = page_size(fs), grow, want, wd;
-    int rc;
+    int rc = 0;
     if (!(f->state & ST_DIRTY))
         return 0;
     if (f->page == f->base && f->len == f->clen) {
-        rc = f->k > f->kc ? fs_log_mark(fs, f) : 0;
-        if (rc == 0) {
-            f->kc = f->k;
-            f->state &= (uint8_t)~ST_DIRTY;
+        if (f->k > f->kc)
+            rc = fs_log_mark(fs, f);
+    } else {
+        while ((rc = put_state(fs, f, f->len, f->k, f->len)) == 1)
+            if ((rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE)) != 0)
+                return rc;
+        if (rc == 0 && f->page != f->base) {
+            if ((rc = fs_flag(fs, f->page, O_COMMIT(fs->cfg.name_max))) != 0 ||
+                (rc = fs_obsolete(fs, f->base)) != 0)
+                return rc;
+            f->base = f->page;
+            f->base_seq = f->seq;
         }
-        return rc;
     }
-    grow = f->len > f->clen && f->len - f->clen > ps ? f->len - f->clen : ps;
-    want = fs_min(f->len + grow, fs_room(f));
-    if (f->clean == FS_NONE ? f->intent > want : f->clean > want)
-        want = f->clean == FS_NONE ? f->intent : f->clean;
-    wd = intent_pages(fs, f->len, want);
-    while ((rc = slot_put(fs, f, f->len, f->k, wd)) == 1)
-        if ((rc = fs_rewrite(fs, f, f->cap > fs_area_for(f->len) ? f->cap : fs_area_for(f->len),
-                             f->log_records, f->log_record, NULL)) != 0)
-            return rc;
-    if (rc != 0)
-        return rc;
-    if (f->page != f->base) {
-        if ((rc = fs_flag(fs, f->page, O_COMMIT(fs->cfg.name_max))) != 0 ||
-            (rc = fs_obsolete(fs, f->base)) != 0)
-            return rc;
-        f->base = f->page;
-        f->base_seq = f->seq;
+    if (rc == 0) {
+        f->clen = f->len;
+        f->kc = f->k;
+        f->state &= (uint8_t)~ST_DIRTY;
     }
-    f->clen = f->len;
-    f->kc = f->k;
-    f->intent = f->len + wd * ps;
-    f->state &= (uint8_t)~ST_DIRTY;
-    return 0;
+    return rc;
 }
 
-/* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit. */
-int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t logn,
-                      uint32_t logrs)
+/* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit; h
+ * then gives the copy's page and sequence number (and no rename slot). */
+int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg)
 {
     struct strata_fs_file t;
     int rc = fs_load(fs, &t, h);
     if (rc == 0)
-        rc = fs_rewrite(fs, &t, t.cap, logn, logrs, NULL);
-    return rc ? rc : fs_commit(fs, &t);
+        rc = fs_rewrite(fs, &t, t.cap, NULL, cfg);
+    if (rc == 0)
+        rc = fs_commit(fs, &t);
+    h->page = t.page;
+    h->seq = t.seq;
+    h->renamed = 0;
+    return rc;
 }

@@ -45,12 +45,14 @@
 
 /* A decoded header. */
 struct fs_hdr {
-    uint32_t page, seq, pages, lpage, lseq; /* lpage/lseq: supersedes (data) or owner (log) */
-    uint32_t log;                           /* log link: page, FS_NONE or FS_BAD */
-    uint32_t rseq, rpage, rpseq;            /* rename slot: sequence, replaced page/sequence */
-    uint16_t logn, logrs;
+    uint32_t page;
+    uint32_t seq, pages, cfg, lpage, lseq; /* header bytes 4..23: cfg = log records (R) | record
+                                              size (rs) << 16; lpage/lseq: supersedes (data) or
+                                              owner (log) */
+    uint32_t rseq, rpage, rpseq;           /* rename slot: sequence, replaced page/sequence */
+    uint32_t log;                          /* log link: page, FS_NONE or FS_BAD */
     uint8_t type, obsolete, commit, renamed; /* renamed: 0 no, 1 valid slot, 2 torn slot */
-    const uint8_t *name;                    /* NUL-padded, name_max bytes, in the raw buffer */
+    const uint8_t *name; /* NUL-padded, name_max bytes, in the scratch buffer (see layout.c) */
 };
 
 enum { HDR_BLANK, HDR_GARBAGE, HDR_VALID };
@@ -64,7 +66,6 @@ struct fs_walk {
     uint32_t at, n; /* the event's first page and page count (clipped to its sector) */
     uint32_t oks, others; /* markers seen ok / of another version or configuration */
     struct fs_hdr h;
-    uint8_t raw[FS_HDR_MAX];
 };
 
 /* little-endian fields */
@@ -92,6 +93,8 @@ static inline uint32_t fs_min(uint32_t a, uint32_t b)
 }
 
 /* io.c: addresses, device access, sector markers */
+enum { DEV_READ, DEV_PROG, DEV_ERASE, DEV_SYNC };
+int fs_dev(const struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n);
 uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page);
 uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes);
 int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n);
@@ -104,20 +107,14 @@ int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp);
 int fs_erase(const struct strata_fs *fs, uint32_t sector);
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
 
-/* layout.c: headers and slots */
-int fs_hdr_parse(const struct strata_fs *fs, const uint8_t *raw, uint32_t page, struct fs_hdr *h);
-int fs_hdr_read(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
-int fs_hdr_read_short(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h);
-int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pages,
-                 uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq, const char *name,
-                 uint32_t nlen);
-uint32_t fs_link_read(const struct strata_fs *fs, uint32_t page, int *rc);
+/* layout.c: headers and their fields */
+int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h);
+int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h);
+int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off);
 int fs_live(const struct fs_hdr *h);
-int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n);
 uint32_t fs_entry_check(uint32_t key);
-int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t nlen,
-                 uint32_t rpage, uint32_t rpseq);
+int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
 int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log);
 int fs_obsolete(struct strata_fs *fs, uint32_t page);
 
@@ -137,19 +134,31 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
 void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page);
 int fs_step(const struct strata_fs *fs, struct fs_walk *w);
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w);
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
-int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen);
+int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w);
 
 /* gc.c: per-sector accounting, garbage collection, cleaning */
-typedef int (*fs_sector_fn)(struct strata_fs *fs, uint32_t sector, uint32_t live,
-                            uint32_t dead, void *arg);
-int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg);
+struct fs_acct {
+    uint32_t sector, live, dead, free; /* the sector's pages */
+    uint32_t files, logs;              /* live ones so far */
+    uint32_t carry_end;                /* end of the last extent that ran past its sector */
+    int carry_live;
+};
+typedef int (*fs_sector_fn)(struct strata_fs *fs, const struct fs_acct *a, void *arg);
+int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg);
 int fs_gc(struct strata_fs *fs, uint32_t need);
 int fs_clean(struct strata_fs *fs);
 
 /* extent.c, file.c: extents, handles, the read path, commits, copies */
-int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h);
+/* Bytes written over a file's content on the way (a write folded into a copy); n = 0: none. */
+struct fs_span {
+    const uint8_t *p;
+    uint32_t off, n;
+};
+extern const struct fs_span fs_nothing; /* {NULL, FS_NONE, 0} */
+int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h);
 int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n);
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f);
@@ -157,18 +166,14 @@ int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end);
 int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f);
 uint32_t fs_room(const struct strata_fs_file *f);
 uint32_t fs_area_for(uint32_t size);
-/* Bytes a copy writes over the file's content on the way (a write folded into a merge). */
-struct fs_span {
-    const uint8_t *p;
-    uint32_t off, n;
-};
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area, uint32_t logn,
-               uint32_t logrs, const struct fs_span *ovl);
-int fs_rewrite_closed(struct strata_fs *fs, const struct fs_hdr *h, uint32_t logn,
-                      uint32_t logrs);
-int fs_create(struct strata_fs *fs, const char *name, uint32_t nlen, uint32_t area,
-              uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq,
-              struct strata_fs_file *nf);
+int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
+int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
+                   uint32_t size, uint32_t cfg);
+int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
+            uint32_t base, const struct fs_span *s);
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
+               const struct fs_span *s, uint32_t cfg);
+int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg);
 uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f);
 
 /* log.c: micro logs */
@@ -177,8 +182,6 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot);
 int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f);
 int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
                    uint8_t *buf, uint32_t n);
-uint32_t fs_log_record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j);
-int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, const uint8_t *buf,
-               uint32_t n);
+int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s);
 
 #endif

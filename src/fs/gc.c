@@ -9,92 +9,68 @@
  */
 #include "fs_internal.h"
 
-struct acct {
-    uint32_t sector, live, dead, carry_end;
-    int carry_live;
-};
-
-static int flush(struct strata_fs *fs, struct acct *a, fs_sector_fn fn, void *arg,
-                 struct strata_fs_usage *u)
-{
-    if (u != NULL)
-        u->erasable += a->live == 0 && a->dead > 0;
-    return fn != NULL ? fn(fs, a->sector, a->live, a->dead, arg) : 0;
-}
-
-/* Walk every sector, call fn(sector, live pages, dead pages) after each, fill u if given.
- * fn returns <0 (error, returned), 0 (go on) or >0 (stop here, return 0). */
-int fs_account(struct strata_fs *fs, struct strata_fs_usage *u, fs_sector_fn fn, void *arg)
+/* Walk every sector and call fn after each with its page counts (a->sector, live, dead, free)
+ * and the running totals of live files and logs. fn returns <0 (error, returned), 0 (go on)
+ * or >0 (stop here, return 0). */
+int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 {
     struct fs_walk w;
-    struct acct a;
-    int ev, rc;
+    struct fs_acct a;
+    int ev, rc, live;
     memset(&a, 0, sizeof a);
     fs_walk_at(fs, &w, 0);
-    while ((ev = fs_step(fs, &w)) != EV_END) {
-        uint32_t s0, live;
-        if (ev < 0)
+    for (;;) {
+        if ((ev = fs_step(fs, &w)) < 0)
             return ev;
-        if (w.at / fs->pps != a.sector) {
-            if ((rc = flush(fs, &a, fn, arg, u)) != 0)
+        if (ev == EV_END || w.at / fs->pps != a.sector) {
+            if ((rc = fn(fs, &a, arg)) != 0 || ev == EV_END)
                 return rc < 0 ? rc : 0;
             a.sector = w.at / fs->pps;
-            a.live = a.dead = 0;
+            a.live = a.dead = a.free = 0;
         }
-        s0 = a.sector * fs->pps;
-        /* pages carried in from the last extent that ran past its sector */
-        live = a.carry_live && a.carry_end > s0;
+        /* pages carried in from the last extent that ran past its sector (never erase under a
+         * live extent, even on an inconsistent image where its sector reads dirty) */
+        live = a.carry_live && a.carry_end > a.sector * fs->pps;
         if (ev == EV_EXTENT) {
             live = !w.h.obsolete;
             if (w.h.pages > w.n) {
                 a.carry_end = w.at + w.h.pages;
-                a.carry_live = (int)live;
+                a.carry_live = live;
             }
-            if (u != NULL && live) {
-                u->files += fs_live(&w.h);
-                u->logs += w.h.type == FS_T_LOG;
-            }
+            a.files += live && fs_live(&w.h);
+            a.logs += live && w.h.type == FS_T_LOG;
         } else if (ev == EV_GARBAGE) {
             live = 0;
         } else if (ev == EV_FREE) {
-            if (u != NULL)
-                u->free += w.n;
+            a.free += w.n;
             continue;
-        } else if (ev == EV_DIRTY && live) {
-            /* never erase under a live extent, even on an inconsistent image */
-            a.live++;
-            live = 0;
         }
         if (live)
             a.live += w.n;
         else
             a.dead += w.n;
-        if (u != NULL) {
-            u->active += live ? w.n : 0;
-            u->obsolete += live ? 0 : w.n;
-        }
     }
-    rc = flush(fs, &a, fn, arg, u);
-    return rc < 0 ? rc : 0;
 }
 
 struct gc_run {
     uint32_t need, erased, from, to;
+    int done;
 };
 
-static int gc_erase(struct strata_fs *fs, uint32_t sector, uint32_t live, uint32_t dead,
-                    void *arg)
+static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
 {
     struct gc_run *g = arg;
     int rc;
-    if (live != 0 || dead == 0 || sector < g->from || sector >= g->to)
+    if (a->live != 0 || a->dead == 0 || a->sector < g->from || a->sector >= g->to)
         return 0;
-    if ((rc = fs_erase(fs, sector)) != 0)
+    if ((rc = fs_erase(fs, a->sector)) != 0)
         return rc;
     g->erased++;
-    fs->gc_next = sector + 1;
+    fs->gc_next = a->sector + 1;
+    if (a->sector * fs->pps < fs->free_hint)
+        fs->free_hint = a->sector * fs->pps; /* all free now */
     /* stop once the pages asked for are free: bounds the time one allocation can take */
-    return g->need != 0 && g->erased * fs->pps >= g->need;
+    return g->done = g->need != 0 && g->erased * fs->pps >= g->need;
 }
 
 /* Garbage collection (Coffee's Algorithm 2): erase sectors with no live page and at least one
@@ -108,15 +84,13 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     int rc;
     g.need = need;
     g.erased = 0;
-    g.from = need ? fs->gc_next % fs->sectors : 0;
-    g.to = fs->sectors;
-    rc = fs_account(fs, NULL, gc_erase, &g);
-    if (rc == 0 && g.from > 0 && (need == 0 || g.erased * fs->pps < need)) {
-        g.to = g.from;
+    g.done = 0;
+    g.from = need ? fs->gc_next % fs->cfg.unit_count : 0;
+    g.to = fs->cfg.unit_count;
+    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 && !g.done) {
+        g.to = g.from; /* then the sectors before where it started */
         g.from = 0;
-        rc = fs_account(fs, NULL, gc_erase, &g);
     }
-    fs->free_hint = 0;
     return rc ? rc : (int)g.erased;
 }
 
@@ -127,47 +101,64 @@ int strata_fs_gc(struct strata_fs *fs)
     return fs_gc(fs, 0);
 }
 
+static int usage(struct strata_fs *fs, const struct fs_acct *a, void *arg)
+{
+    struct strata_fs_usage *u = arg;
+    (void)fs;
+    u->free += a->free;
+    u->active += a->live;
+    u->obsolete += a->dead;
+    u->erasable += a->live == 0 && a->dead > 0;
+    u->files = a->files;
+    u->logs = a->logs;
+    return 0;
+}
+
+int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u)
+{
+    if (fs == NULL || u == NULL || !fs->mounted)
+        return STRATA_EINVAL;
+    memset(u, 0, sizeof *u);
+    u->pages = fs->pages;
+    u->sectors = fs->cfg.unit_count;
+    return fs_account(fs, usage, u);
+}
+
 struct pick {
     uint32_t sector, dead;
 };
 
-static int pick_sector(struct strata_fs *fs, uint32_t sector, uint32_t live, uint32_t dead,
-                       void *arg)
+static int pick_sector(struct strata_fs *fs, const struct fs_acct *a, void *arg)
 {
     struct pick *p = arg;
     (void)fs;
-    if (live > 0 && dead >= live && dead > p->dead) {
-        p->sector = sector;
-        p->dead = dead;
+    if (a->live > 0 && a->dead >= a->live && a->dead > p->dead) {
+        p->sector = a->sector;
+        p->dead = a->dead;
     }
     return 0;
 }
 
-/* Move one live closed extent that starts in the sector; 1 if one moved, 0 if none left. */
+/* Move one live closed extent that starts in the sector (a log moves with its file); 1 if one
+ * moved, 0 if none is left. A log's owner is read into w.h: the walk does not need it again. */
 static int move_one(struct strata_fs *fs, uint32_t sector)
 {
     struct fs_walk w;
-    uint8_t raw[FS_HDR_MAX];
-    struct fs_hdr owner;
     int ev;
     fs_walk_at(fs, &w, sector * fs->pps);
     while ((ev = fs_step(fs, &w)) != EV_END && w.at / fs->pps == sector) {
-        const struct fs_hdr *h = &w.h;
         if (ev < 0)
             return ev;
-        if (ev != EV_EXTENT || h->obsolete)
+        if (ev != EV_EXTENT || w.h.obsolete)
             continue;
-        if (h->type == FS_T_LOG) {
-            ev = fs_hdr_read(fs, h->lpage, raw, &owner);
+        if (w.h.type == FS_T_LOG && (ev = fs_hdr_read(fs, w.h.lpage, &w.h)) != HDR_VALID) {
             if (ev < 0)
                 return ev;
-            if (ev != HDR_VALID || !fs_live(&owner))
-                continue;
-            h = &owner;
-        }
-        if (!fs_live(h) || fs_opened(fs, h->page) != NULL)
             continue;
-        ev = fs_rewrite_closed(fs, h, h->logn, h->logrs);
+        }
+        if (!fs_live(&w.h) || fs_opened(fs, w.h.page) != NULL)
+            continue;
+        ev = fs_rewrite_closed(fs, &w.h, w.h.cfg);
         return ev != 0 ? ev : 1;
     }
     return ev < 0 ? ev : 0;
@@ -179,7 +170,7 @@ int fs_clean(struct strata_fs *fs)
 {
     struct pick p = {0, 0};
     uint32_t i;
-    int rc = fs_account(fs, NULL, pick_sector, &p);
+    int rc = fs_account(fs, pick_sector, &p);
     for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pps; i++) {
         rc = move_one(fs, p.sector);
         if (rc == 1)

@@ -29,21 +29,34 @@ uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page)
  * ceil(n / pps) sector starts, each costing a marker. */
 uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 {
-    uint32_t ps = dev(fs)->geo.page_size, n = (bytes + ps - 1) / ps;
-    while ((uint64_t)n * ps - (uint64_t)FS_M * ((n + fs->pps - 1) / fs->pps) < bytes)
+    uint32_t ps = dev(fs)->geo.page_size, n;
+    if (bytes >= fs->pages * ps)
+        return fs->pages + 1; /* more than the whole range */
+    for (n = (bytes + ps - 1) / ps; n * ps - FS_M * ((n + fs->pps - 1) / fs->pps) < bytes;)
         n++;
     return n;
 }
 
+static const uint8_t zeros[8];
+
+/* The one place the file system reaches the flash contract's checked wrappers. */
+int fs_dev(const struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
+{
+    const struct strata_flash *f = dev(fs);
+    if (op == DEV_READ)
+        return strata_flash_read(f, addr, buf, n);
+    if (op == DEV_PROG)
+        return strata_flash_prog(f, addr, buf, n);
+    return op == DEV_ERASE ? strata_flash_erase(f, addr) : strata_flash_sync(f);
+}
+
 /* Read or program n bytes at usable address u, one device call per sector touched. */
-static int io(const struct strata_fs *fs, int prog, uint32_t u, void *buf, uint32_t n)
+static int io(const struct strata_fs *fs, int op, uint32_t u, void *buf, uint32_t n)
 {
     uint8_t *p = buf;
     while (n > 0) {
         uint32_t in = u % fs->usable, chunk = fs_min(n, fs->usable - in);
-        uint32_t a = sector_addr(fs, u / fs->usable) + FS_M + in;
-        int rc = prog ? strata_flash_prog(dev(fs), a, p, chunk)
-                      : strata_flash_read(dev(fs), a, p, chunk);
+        int rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_M + in, p, chunk);
         if (rc != 0)
             return rc;
         u += chunk;
@@ -55,18 +68,17 @@ static int io(const struct strata_fs *fs, int prog, uint32_t u, void *buf, uint3
 
 int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
 {
-    return io(fs, 0, u, buf, n);
+    return io(fs, DEV_READ, u, buf, n);
 }
 
 int fs_prog(const struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
 {
-    return io(fs, 1, u, (void *)(uintptr_t)buf, n);
+    return io(fs, DEV_PROG, u, (void *)(uintptr_t)buf, n);
 }
 
 /* Program n (<= 8) zero bytes: always legal on NOR, the "set" value of every one-way field. */
 int fs_zero(const struct strata_fs *fs, uint32_t u, uint32_t n)
 {
-    static const uint8_t zeros[8] = {0};
     return fs_prog(fs, u, zeros, n);
 }
 
@@ -99,29 +111,23 @@ int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *u
     return 0;
 }
 
-static void ok_word(const struct strata_fs *fs, uint8_t *w)
+/* The ok word: "SF", the format version, the configuration tag (set up by fs_setup). */
+static uint32_t ok_word(const struct strata_fs *fs)
 {
-    uint8_t cfg[6];
-    fs_put16(cfg, fs->cfg.name_max);
-    fs_put32(cfg + 2, dev(fs)->geo.page_size);
-    w[0] = 0x53;
-    w[1] = 0x46;
-    w[2] = FS_VERSION;
-    w[3] = (uint8_t)strata_crc32(0, cfg, sizeof cfg);
+    return 0x4653u | FS_VERSION << 16 | (uint32_t)fs->tag << 24;
 }
 
 /* 1: ok (then *fp is the first header page, 0 when unset), 0: dirty, 2: a marker of another
  * version or configuration, <0: error. */
 int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
 {
-    uint8_t m[FS_M], w[4];
+    uint8_t m[FS_M];
     uint32_t v, c;
-    int rc = strata_flash_read(dev(fs), sector_addr(fs, sector), m, FS_M);
+    int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_M);
     if (rc != 0)
         return rc;
-    ok_word(fs, w);
-    if (memcmp(m, w, 4) != 0)
-        return m[0] == w[0] && m[1] == w[1] ? 2 : 0;
+    if (fs_get32(m) != ok_word(fs))
+        return fs_get16(m) == 0x4653u ? 2 : 0;
     v = fs_get16(m + 4);
     c = fs_get16(m + 6);
     *fp = 0;
@@ -138,56 +144,61 @@ int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp)
     uint8_t m[4];
     fs_put16(m, fp);
     fs_put16(m + 2, ~fp);
-    return strata_flash_prog(dev(fs), sector_addr(fs, sector) + 4, m, 4);
+    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 4);
 }
 
 /* Invalidate the ok word, erase, write it again: a cut anywhere leaves the sector dirty. */
 int fs_erase(const struct strata_fs *fs, uint32_t sector)
 {
-    static const uint8_t zeros[4] = {0};
     uint8_t w[4];
     uint32_t a = sector_addr(fs, sector);
-    int rc = strata_flash_prog(dev(fs), a, zeros, 4);
+    int rc = fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)zeros, 4);
     if (rc == 0)
-        rc = strata_flash_erase(dev(fs), fs->cfg.first_unit + sector);
-    ok_word(fs, w);
-    return rc ? rc : strata_flash_prog(dev(fs), a, w, 4);
+        rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
+    fs_put32(w, ok_word(fs));
+    return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
 }
 
 /* Validate the device and configuration; fill the context's geometry. */
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     const struct strata_flash *f = cfg ? cfg->flash : NULL;
-    uint32_t ps, units;
-    if (fs == NULL || cfg == NULL || f == NULL || strata_flash_validate(f) != 0)
+    struct strata_fs_config *c;
+    uint8_t id[6];
+    uint32_t ps, n;
+    if (fs == NULL || f == NULL || strata_flash_validate(f) != 0)
         return STRATA_EINVAL;
+    c = &fs->cfg;
     if (f->geo.read_size != 1 || f->geo.prog_size != 1 ||
-        !strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) ||
-        (f->caps & (STRATA_FLASH_CAP_INORDER_PAGES | STRATA_FLASH_CAP_NO_ERASE |
-                    STRATA_FLASH_CAP_BAD_BLOCKS)))
+        (f->caps & (STRATA_FLASH_CAP_BITWISE_PROGRAM | STRATA_FLASH_CAP_INORDER_PAGES |
+                    STRATA_FLASH_CAP_NO_ERASE | STRATA_FLASH_CAP_BAD_BLOCKS)) !=
+            STRATA_FLASH_CAP_BITWISE_PROGRAM)
         return STRATA_EDEVICE;
     memset(fs, 0, sizeof *fs);
-    fs->cfg = *cfg;
-    if (fs->cfg.name_max == 0)
-        fs->cfg.name_max = 16;
-    if (fs->cfg.default_size == 0)
-        fs->cfg.default_size = 4096;
+    *c = *cfg;
     ps = f->geo.page_size;
-    if (fs->cfg.log_record == 0)
-        fs->cfg.log_record = ps;
-    if (fs->cfg.log_size == 0)
-        fs->cfg.log_size = 4 * ps;
-    units = cfg->unit_count ? cfg->unit_count : f->geo.erase_count - cfg->first_unit;
-    fs->hdr = 55 + 2 * fs->cfg.name_max;
+    if (c->name_max == 0)
+        c->name_max = 16;
+    if (c->default_size == 0)
+        c->default_size = 4096;
+    if (c->log_record == 0)
+        c->log_record = ps;
+    if (c->log_size == 0)
+        c->log_size = 4 * ps;
+    if (c->unit_count == 0)
+        c->unit_count = f->geo.erase_count - c->first_unit;
+    fs->hdr = 55 + 2 * c->name_max;
     fs->pps = f->geo.erase_size / ps;
     fs->usable = f->geo.erase_size - FS_M;
-    fs->sectors = units;
-    fs->pages = units * fs->pps;
-    if (cfg->first_unit >= f->geo.erase_count || units > f->geo.erase_count - cfg->first_unit ||
-        fs->cfg.name_max > STRATA_FS_NAME_LIMIT || cfg->buffer == NULL ||
-        cfg->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
-        fs->cfg.log_record > 0xFFFF || fs->cfg.log_size / fs->cfg.log_record == 0 ||
-        fs->cfg.log_size / fs->cfg.log_record > 0xFFFF || fs->pages < 2)
+    fs->pages = c->unit_count * fs->pps;
+    fs_put16(id, c->name_max);
+    fs_put32(id + 2, ps);
+    fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
+    n = c->log_size / c->log_record;
+    if (c->first_unit >= f->geo.erase_count ||
+        c->unit_count > f->geo.erase_count - c->first_unit || c->name_max > STRATA_FS_NAME_LIMIT ||
+        c->buffer == NULL || c->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
+        c->log_record > 0xFFFF || n == 0 || n > 0xFFFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;
 }

@@ -2,119 +2,115 @@
  * Extent headers and their one-way fields (docs/format-fs.md). Every field written after the
  * header is encoded so that each torn state reads either as "not written" or as unusable,
  * never as a different valid value.
+ *
+ * Headers are read and built in the scratch buffer (a header's walked part and its rename slot
+ * each fit its 64-byte minimum), so no header image lives on the stack. A parsed header's name
+ * points into the scratch buffer: it is valid until the buffer is used again.
  */
+#include <stddef.h>
+
 #include "fs_internal.h"
 
-static uint32_t crc_xor(const uint8_t *p, uint32_t n, uint32_t x)
+/* The little-endian 32-bit fields of a header (bytes 4..23) and of a rename slot (after the
+ * name), as members of struct fs_hdr, in order. */
+static const uint8_t hdr_fields[] = {
+    offsetof(struct fs_hdr, seq),   offsetof(struct fs_hdr, pages), offsetof(struct fs_hdr, cfg),
+    offsetof(struct fs_hdr, lpage), offsetof(struct fs_hdr, lseq),  0xFF};
+static const uint8_t ren_fields[] = {offsetof(struct fs_hdr, rseq), offsetof(struct fs_hdr, rpage),
+                                     offsetof(struct fs_hdr, rpseq), 0xFF};
+
+/* Decode the fields listed at p into h, or (put) encode them from h. */
+static void fields(uint8_t *p, struct fs_hdr *h, const uint8_t *m, int put)
 {
-    return strata_crc32(0, p, n) ^ x;
+    for (; *m != 0xFF; m++, p += 4) {
+        uint32_t *v = (uint32_t *)(void *)((uint8_t *)h + *m);
+        if (put)
+            fs_put32(p, *v);
+        else
+            *v = fs_get32(p);
+    }
 }
 
-/* The rename slot's CRC also binds it to its extent (page and sequence). */
-static uint32_t ren_crc(const struct strata_fs *fs, const uint8_t *slot, uint32_t page,
-                        uint32_t seq)
+/* CRC of a record, optionally bound to an extent (page, sequence), XOR a per-record magic. */
+static uint32_t seal(const uint8_t *p, uint32_t n, const struct fs_hdr *bind, uint32_t magic)
 {
     uint8_t id[8];
-    fs_put32(id, page);
-    fs_put32(id + 4, seq);
-    return strata_crc32(strata_crc32(0, slot, fs->cfg.name_max + 12), id, 8) ^ CRC_REN;
+    uint32_t c = strata_crc32(0, p, n);
+    if (bind != NULL) {
+        fs_put32(id, bind->page);
+        fs_put32(id + 4, bind->seq);
+        c = strata_crc32(c, id, 8);
+    }
+    return c ^ magic;
 }
 
-/* One-way pointer field: v+1 and its complement; blank = none; anything else = torn. */
-static uint32_t link_decode(const struct strata_fs *fs, const uint8_t *p)
+/* The rename slot, read into the scratch buffer: valid (1, name and pointers taken from it) or
+ * torn (2); blank counts as not renamed (0). Otherwise the header's name is read back. */
+static int read_ren(const struct strata_fs *fs, struct fs_hdr *h)
 {
-    uint32_t v = fs_get32(p), c = fs_get32(p + 4);
-    if (v == FS_NONE && c == FS_NONE)
-        return FS_NONE;
-    return v == ~c && v != 0 && v <= fs->pages ? v - 1 : FS_BAD;
+    uint32_t N = fs->cfg.name_max, u = fs_page_u(fs, h->page);
+    uint8_t *r = fs->cfg.buffer;
+    int rc = fs_read(fs, u + O_REN(N), r, N + 16);
+    if (rc != 0)
+        return rc;
+    h->renamed = 2;
+    if (fs_blank(r, N + 16)) {
+        h->renamed = 0;
+    } else if (fs_get32(r + N + 12) == seal(r, N + 12, h, CRC_REN)) {
+        h->renamed = 1;
+        h->name = r;
+        fields(r + N, h, ren_fields, 0);
+        return 0;
+    }
+    return fs_read(fs, u + O_NAME, r + O_NAME, N);
 }
 
-/* Parse the CRC-covered part and the three flags (the first HDR_SHORT bytes of raw). */
-int fs_hdr_parse(const struct strata_fs *fs, const uint8_t *raw, uint32_t page, struct fs_hdr *h)
+/* A data header's log link into h->log: v = log page + 1 and its complement; blank = none;
+ * anything else = torn (FS_BAD). */
+int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h)
+{
+    uint8_t b[8];
+    uint32_t v, c;
+    int rc = fs_read(fs, fs_page_u(fs, h->page) + O_LINK(fs->cfg.name_max), b, 8);
+    v = fs_get32(b);
+    c = fs_get32(b + 4);
+    h->log = v == FS_NONE && c == FS_NONE ? FS_NONE
+             : v == ~c && v != 0 && v <= fs->pages ? v - 1
+                                                    : FS_BAD;
+    return rc;
+}
+
+/* Read and parse the header at page: the CRC part and the three flags (what a walk reads) and
+ * the rename slot when the renamed flag is set. h->log is FS_NONE: see fs_link_read. */
+int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
 {
     uint32_t N = fs->cfg.name_max;
+    uint8_t *raw = fs->cfg.buffer;
+    int rc;
     memset(h, 0, sizeof *h);
     h->page = page;
     h->log = FS_NONE;
+    if (page >= fs->pages)
+        return HDR_GARBAGE;
+    if ((rc = fs_read(fs, fs_page_u(fs, page), raw, HDR_SHORT(N))) != 0)
+        return rc;
     if (fs_blank(raw, HDR_SHORT(N)))
         return HDR_BLANK;
     h->type = raw[O_TYPE];
-    h->seq = fs_get32(raw + O_SEQ);
-    h->pages = fs_get32(raw + O_PAGES);
-    if ((h->type != FS_T_DATA && h->type != FS_T_LOG) || raw[1] != 0 ||
-        fs_get16(raw + O_ZERO) != 0 ||
-        fs_get32(raw + O_CRC(N)) != crc_xor(raw, O_CRC(N), CRC_HDR) || h->pages < 2 ||
+    fields(raw + O_SEQ, h, hdr_fields, 0);
+    /* type, then three zero bytes */
+    if ((fs_get32(raw) != FS_T_DATA && fs_get32(raw) != FS_T_LOG) ||
+        fs_get32(raw + O_CRC(N)) != seal(raw, O_CRC(N), NULL, CRC_HDR) || h->pages < 2 ||
         h->pages > fs->pages - page || h->seq == FS_NONE)
         return HDR_GARBAGE;
-    h->logn = (uint16_t)fs_get16(raw + O_LOGN);
-    h->logrs = (uint16_t)fs_get16(raw + O_LOGRS);
-    h->lpage = fs_get32(raw + O_LPAGE);
-    h->lseq = fs_get32(raw + O_LSEQ);
     h->obsolete = raw[O_OBS(N)] != 0xFF;
     h->commit = raw[O_COMMIT(N)] != 0xFF;
-    h->renamed = h->type == FS_T_DATA && raw[O_RENAMED(N)] != 0xFF;
     h->name = raw + O_NAME;
+    if (h->type != FS_T_DATA)
+        return HDR_VALID;
+    if (raw[O_RENAMED(N)] != 0xFF && (rc = read_ren(fs, h)) != 0)
+        return rc;
     return HDR_VALID;
-}
-
-/* The rename slot at raw + O_REN: valid (1) or torn (2); blank counts as not renamed (0). */
-static void parse_ren(const struct strata_fs *fs, const uint8_t *raw, struct fs_hdr *h)
-{
-    uint32_t N = fs->cfg.name_max;
-    const uint8_t *r = raw + O_REN(N);
-    if (fs_blank(r, N + 16)) {
-        h->renamed = 0;
-    } else if (fs_get32(r + N + 12) == ren_crc(fs, r, h->page, h->seq)) {
-        h->renamed = 1;
-        h->name = r;
-        h->rseq = fs_get32(r + N);
-        h->rpage = fs_get32(r + N + 4);
-        h->rpseq = fs_get32(r + N + 8);
-    } else {
-        h->renamed = 2;
-    }
-}
-
-/* The whole header: flags, log link and rename slot. */
-int fs_hdr_read(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h)
-{
-    int rc;
-    if (page >= fs->pages)
-        return HDR_GARBAGE;
-    if ((rc = fs_read(fs, fs_page_u(fs, page), raw, fs->hdr)) != 0)
-        return rc;
-    rc = fs_hdr_parse(fs, raw, page, h);
-    if (rc == HDR_VALID && h->type == FS_T_DATA) {
-        h->log = link_decode(fs, raw + O_LINK(fs->cfg.name_max));
-        if (h->renamed)
-            parse_ren(fs, raw, h);
-    }
-    return rc;
-}
-
-/* What a walk needs: the CRC part and flags, plus the rename slot of a renamed file (its
- * name). h->log is not read. */
-int fs_hdr_read_short(const struct strata_fs *fs, uint32_t page, uint8_t *raw, struct fs_hdr *h)
-{
-    uint32_t N = fs->cfg.name_max;
-    int rc = fs_read(fs, fs_page_u(fs, page), raw, HDR_SHORT(N));
-    if (rc != 0)
-        return rc;
-    rc = fs_hdr_parse(fs, raw, page, h);
-    if (rc == HDR_VALID && h->renamed) {
-        int r = fs_read(fs, fs_page_u(fs, page) + O_REN(N), raw + O_REN(N), N + 16);
-        if (r != 0)
-            return r;
-        parse_ren(fs, raw, h);
-    }
-    return rc;
-}
-
-uint32_t fs_link_read(const struct strata_fs *fs, uint32_t page, int *rc)
-{
-    uint8_t v[8];
-    *rc = fs_read(fs, fs_page_u(fs, page) + O_LINK(fs->cfg.name_max), v, 8);
-    return link_decode(fs, v);
 }
 
 /* A live data file: valid (the caller checked), committed and not obsolete. */
@@ -123,32 +119,35 @@ int fs_live(const struct fs_hdr *h)
     return h->type == FS_T_DATA && !h->obsolete && (h->lpage == FS_NONE || h->commit);
 }
 
-/* Write the CRC-covered part of a header in one program: a cut leaves it blank or invalid. */
-int fs_hdr_write(struct strata_fs *fs, uint32_t page, uint8_t type, uint32_t pages,
-                 uint32_t logn, uint32_t logrs, uint32_t lpage, uint32_t lseq, const char *name,
-                 uint32_t nlen)
+/* Write the CRC-covered part of the header h describes at h->page in one program (a cut
+ * leaves it blank or invalid) and give it the next sequence number. A data extent's name is
+ * `name`, or with NULL the current name of the extent it supersedes (h->lpage: a copy); a log
+ * has none. */
+int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
 {
-    uint8_t raw[FS_HDR_MAX];
-    uint32_t N = fs->cfg.name_max;
+    uint32_t N = fs->cfg.name_max, log = h->type == FS_T_LOG;
+    uint8_t *raw = fs->cfg.buffer;
+    struct fs_hdr o;
+    int rc;
     if (fs->seq >= 0xFFFFFFF0u)
         return STRATA_ENOSPC; /* sequence numbers exhausted (after 4e9 creations) */
-    memset(raw, type == FS_T_LOG ? 0xFF : 0x00, O_CRC(N));
-    raw[O_TYPE] = type;
-    raw[1] = 0;
-    fs_put16(raw + O_ZERO, 0);
-    fs_put32(raw + O_SEQ, ++fs->seq);
-    fs_put32(raw + O_PAGES, pages);
-    fs_put16(raw + O_LOGN, logn);
-    fs_put16(raw + O_LOGRS, logrs);
-    fs_put32(raw + O_LPAGE, lpage);
-    fs_put32(raw + O_LSEQ, lseq);
-    if (name != NULL)
-        memcpy(raw + O_NAME, name, nlen);
-    fs_put32(raw + O_CRC(N), crc_xor(raw, O_CRC(N), CRC_HDR));
-    return fs_prog(fs, fs_page_u(fs, page), raw, O_CRC(N) + 4);
+    if (name == NULL && !log) {
+        if ((rc = fs_hdr_read(fs, h->lpage, &o)) != HDR_VALID)
+            return rc < 0 ? rc : STRATA_ECORRUPT;
+        memmove(raw + O_NAME, o.name, N);
+    } else {
+        memset(raw + O_NAME, log ? 0xFF : 0x00, N);
+        if (name != NULL)
+            memcpy(raw + O_NAME, name, nlen);
+    }
+    h->seq = ++fs->seq;
+    fs_put32(raw, h->type);
+    fields(raw + O_SEQ, h, hdr_fields, 1);
+    fs_put32(raw + O_CRC(N), seal(raw, O_CRC(N), NULL, CRC_HDR));
+    return fs_prog(fs, fs_page_u(fs, h->page), raw, O_CRC(N) + 4);
 }
 
-/* Set a one-byte flag (obsolete, commit) of the header at page. */
+/* Set a one-byte flag (obsolete, commit, renamed) of the header at page. */
 int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off)
 {
     return fs_zero(fs, fs_page_u(fs, page) + off, 1);
@@ -162,45 +161,39 @@ int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log)
     return fs_prog(fs, fs_page_u(fs, page) + O_LINK(fs->cfg.name_max), v, 8);
 }
 
-int fs_ren_write(struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t nlen,
-                 uint32_t rpage, uint32_t rpseq)
+/* Give the extent h a new name, replacing the target h->rpage/rpseq: the renamed flag, then
+ * the slot, whose program is the commit point (a cut after the flag leaves the slot blank: no
+ * rename). */
+int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
 {
-    uint8_t s[STRATA_FS_NAME_LIMIT + 16];
+    uint8_t *s = fs->cfg.buffer;
     uint32_t N = fs->cfg.name_max;
+    int rc;
     if (fs->seq >= 0xFFFFFFF0u)
         return STRATA_ENOSPC;
     memset(s, 0, N);
     memcpy(s, name, nlen);
-    fs_put32(s + N, ++fs->seq);
-    fs_put32(s + N + 4, rpage);
-    fs_put32(s + N + 8, rpseq);
-    fs_put32(s + N + 12, ren_crc(fs, s, h->page, h->seq));
-    /* the flag tells walks to read the slot; a cut after it leaves the slot blank: no rename */
-    if (!h->renamed) {
-        int rc = fs_flag(fs, h->page, O_RENAMED(N));
-        if (rc != 0)
-            return rc;
-    }
+    h->rseq = ++fs->seq;
+    fields(s + N, h, ren_fields, 1);
+    fs_put32(s + N + 12, seal(s, N + 12, h, CRC_REN));
+    if (!h->renamed && (rc = fs_flag(fs, h->page, O_RENAMED(N))) != 0)
+        return rc;
     return fs_prog(fs, fs_page_u(fs, h->page) + O_REN(N), s, N + 16);
 }
 
 /* Obsolete a data extent (the commit point of a removal), then its micro log. */
 int fs_obsolete(struct strata_fs *fs, uint32_t page)
 {
-    uint8_t raw[FS_HDR_MAX];
     struct fs_hdr h;
     uint32_t N = fs->cfg.name_max;
-    int rc = fs_hdr_read(fs, page, raw, &h);
+    int rc = fs_hdr_read(fs, page, &h);
+    if (rc == HDR_VALID && h.type == FS_T_DATA && (rc = fs_link_read(fs, &h)) == 0)
+        rc = HDR_VALID;
     if (rc != HDR_VALID)
         return rc < 0 ? rc : STRATA_ECORRUPT;
     if (!h.obsolete && (rc = fs_flag(fs, page, O_OBS(N))) != 0)
         return rc;
     return h.log < FS_BAD ? fs_flag(fs, h.log, O_OBS(N)) : 0;
-}
-
-int fs_name_eq(const struct strata_fs *fs, const uint8_t *stored, const char *name, uint32_t n)
-{
-    return memcmp(stored, name, n) == 0 && (n == fs->cfg.name_max || stored[n] == 0);
 }
 
 /* Index entry check byte: bit 7 always 0, so an entry cut before its last byte never checks;

@@ -1,26 +1,20 @@
 /* Namespace operations on closed files: remove, rename, reserve, configure_log, stat, readdir. */
 #include "fs_internal.h"
 
-/* Common start: mounted context, a valid name, and its lookup (rc 0 or STRATA_ENOENT). */
-static int find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
+/* A closed file of that name: STRATA_EBUSY when it is open. */
+static int find_closed(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
 {
-    int rc;
-    if (fs == NULL || !fs->mounted)
-        return STRATA_EINVAL;
-    if ((rc = fs_name_ok(fs, name, nlen)) != 0)
-        return rc;
-    return fs_lookup(fs, name, *nlen, w);
+    int rc = fs_find(fs, name, nlen, w);
+    return rc == 0 && fs_opened(fs, w->h.page) != NULL ? STRATA_EBUSY : rc;
 }
 
 int strata_fs_remove(struct strata_fs *fs, const char *name)
 {
     struct fs_walk w;
     uint32_t nlen;
-    int rc = find(fs, name, &nlen, &w);
+    int rc = find_closed(fs, name, &nlen, &w);
     if (rc != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
     if ((rc = fs_obsolete(fs, w.h.page)) != 0)
         return rc;
     if (fs->cfg.clean_every != 0 && ++fs->removals % fs->cfg.clean_every == 0)
@@ -32,28 +26,25 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 {
     struct fs_walk w;
     uint32_t nlen, tlen, tpage = FS_NONE, tseq = FS_NONE;
-    int rc = find(fs, to, &tlen, &w);
+    int rc = find_closed(fs, to, &tlen, &w);
     if (rc == 0) {
-        if (fs_opened(fs, w.h.page) != NULL)
-            return STRATA_EBUSY;
         tpage = w.h.page;
         tseq = w.h.seq;
     } else if (rc != STRATA_ENOENT) {
         return rc;
     }
-    if ((rc = find(fs, from, &nlen, &w)) != 0)
+    if ((rc = find_closed(fs, from, &nlen, &w)) != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
     if (w.h.page == tpage)
         return 0; /* same name */
     if (w.h.renamed != 0) {
         /* the extent's rename slot is used: copy the file to a fresh extent first */
-        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.logn, w.h.logrs)) != 0 ||
-            (rc = fs_lookup(fs, from, nlen, &w)) != 0)
+        if ((rc = fs_rewrite_closed(fs, &w.h, w.h.cfg)) != 0)
             return rc;
     }
-    if ((rc = fs_ren_write(fs, &w.h, to, tlen, tpage, tseq)) != 0)
+    w.h.rpage = tpage;
+    w.h.rpseq = tseq;
+    if ((rc = fs_ren_write(fs, &w.h, to, tlen)) != 0)
         return rc;
     return tpage != FS_NONE ? fs_obsolete(fs, tpage) : 0;
 }
@@ -61,57 +52,50 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
 {
     struct fs_walk w;
-    struct strata_fs_file nf;
     uint32_t nlen;
-    int rc = find(fs, name, &nlen, &w);
+    int rc = fs_find(fs, name, &nlen, &w);
     if (rc == 0)
         return STRATA_EEXIST;
     if (rc != STRATA_ENOENT)
         return rc;
-    return fs_create(fs, name, nlen, fs_area_for(size), 0, 0, FS_NONE, FS_NONE, &nf);
+    return fs_create_file(fs, &w.h, name, nlen, size, 0);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
                             uint32_t record_size)
 {
     struct fs_walk w;
-    struct strata_fs_file nf;
     uint32_t nlen, n = record_size ? log_size / record_size : 0;
     int rc;
     if (record_size == 0 || record_size > 0xFFFF || n == 0 || n > 0xFFFF)
         return STRATA_EINVAL;
-    rc = find(fs, name, &nlen, &w);
+    rc = find_closed(fs, name, &nlen, &w);
     if (rc == STRATA_ENOENT)
-        return fs_create(fs, name, nlen, fs_area_for(fs->cfg.default_size), n, record_size,
-                         FS_NONE, FS_NONE, &nf);
+        return fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, n | record_size << 16);
     if (rc != 0)
         return rc;
-    if (fs_opened(fs, w.h.page) != NULL)
-        return STRATA_EBUSY;
-    return fs_rewrite_closed(fs, &w.h, n, record_size);
+    return fs_rewrite_closed(fs, &w.h, n | record_size << 16);
 }
 
 /* Describe the live data extent h (through its open handle when there is one). */
-static int describe(struct strata_fs *fs, const struct fs_hdr *h, struct strata_fs_stat *st)
+static int describe(struct strata_fs *fs, struct fs_hdr *h, struct strata_fs_stat *st)
 {
     struct strata_fs_file t;
     const struct strata_fs_file *f = fs_opened(fs, h->page);
-    uint32_t i;
     int rc = 0;
+    memset(st, 0, sizeof *st);
+    memcpy(st->name, h->name, fs->cfg.name_max); /* NUL-padded; before the scratch is reused */
     if (f == NULL) {
         rc = fs_load(fs, &t, h);
         f = &t;
     }
-    memset(st, 0, sizeof *st);
-    for (i = 0; i < fs->cfg.name_max && h->name[i] != 0; i++)
-        st->name[i] = (char)h->name[i];
     st->size = f->len;
     st->capacity = fs_room(f);
     st->page = f->page;
     st->pages = f->pages;
     st->log_records = f->log_records;
     st->log_record = f->log_record;
-    st->log_used = f->log < FS_BAD ? f->k : 0;
+    st->log_used = f->k; /* 0 without a usable log */
     return rc;
 }
 
@@ -119,7 +103,7 @@ int strata_fs_stat(struct strata_fs *fs, const char *name, struct strata_fs_stat
 {
     struct fs_walk w;
     uint32_t nlen;
-    int rc = st == NULL ? STRATA_EINVAL : find(fs, name, &nlen, &w);
+    int rc = st == NULL ? STRATA_EINVAL : fs_find(fs, name, &nlen, &w);
     return rc ? rc : describe(fs, &w.h, st);
 }
 

@@ -18,47 +18,31 @@ void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page)
 
 int fs_step(const struct strata_fs *fs, struct fs_walk *w)
 {
-    uint32_t s, end, fp;
-    int rc;
+    uint32_t s = w->page / fs->pps, left = (s + 1) * fs->pps - w->page, fp, n = left;
+    int ev = EV_FREE;
     if (w->page >= fs->pages)
         return EV_END;
-    s = w->page / fs->pps;
-    end = (s + 1) * fs->pps;
     w->at = w->page;
     if (w->mk != s + 1) {
         w->mk = s + 1;
-        rc = fs_marker(fs, s, &fp);
-        if (rc < 0)
-            return rc;
-        if (rc != 1) {
-            w->others += rc == 2;
-            w->n = fs->pps;
-            w->page = end;
-            return EV_DIRTY;
-        }
-        w->oks++;
-        if (fp > 0) {
-            w->n = fp;
-            w->page += fp;
-            return EV_COVER;
-        }
+        if ((ev = fs_marker(fs, s, &fp)) < 0)
+            return ev;
+        w->others += ev == 2;
+        w->oks += ev == 1;
+        /* a sector is entered at its start: left is the whole sector */
+        ev = ev != 1 ? EV_DIRTY : fp > 0 ? EV_COVER : EV_FREE;
+        if (ev == EV_COVER)
+            n = fp;
     }
-    rc = fs_hdr_read_short(fs, w->page, w->raw, &w->h);
-    if (rc < 0)
-        return rc;
-    if (rc == HDR_BLANK) {
-        w->n = end - w->page;
-        w->page = end;
-        return EV_FREE;
+    if (ev == EV_FREE) {
+        if ((ev = fs_hdr_read(fs, w->page, &w->h)) < 0)
+            return ev;
+        ev = ev == HDR_BLANK ? EV_FREE : ev == HDR_GARBAGE ? EV_GARBAGE : EV_EXTENT;
+        n = ev == EV_GARBAGE ? 1 : ev == EV_EXTENT ? fs_min(w->h.pages, left) : left;
     }
-    if (rc == HDR_GARBAGE) {
-        w->n = 1;
-        w->page++;
-        return EV_GARBAGE;
-    }
-    w->n = fs_min(w->h.pages, end - w->page);
-    w->page += w->n;
-    return EV_EXTENT;
+    w->n = n;
+    w->page += n;
+    return ev;
 }
 
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
@@ -70,46 +54,33 @@ struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
     return NULL;
 }
 
-int fs_name_ok(const struct strata_fs *fs, const char *name, uint32_t *nlen)
+/* The valid header h is the live data file of that name. */
+static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t n)
 {
-    uint32_t n = 0;
-    if (name == NULL)
-        return STRATA_EINVAL;
-    while (n <= fs->cfg.name_max && name[n] != '\0')
-        n++;
-    if (n == 0)
-        return STRATA_EINVAL;
-    *nlen = n;
-    return n > fs->cfg.name_max ? STRATA_ENAMETOOLONG : 0;
+    return fs_live(h) && memcmp(h->name, name, n) == 0 &&
+           (n == fs->cfg.name_max || h->name[n] == 0);
 }
 
-static uint16_t name_hash(const char *name, uint32_t n)
-{
-    return (uint16_t)strata_crc32(0, name, n);
-}
-
-/* Find the live data file of that name; on success w->h (and w->raw) describe its header. The
- * cache is only a hint: every hit is checked against the header it points at. */
+/* Find the live data file of that name; on success w->h describes its header. The cache
+ * (16-bit name hash -> page) is only a hint: every hit is checked against its header. */
 int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_walk *w)
 {
-    uint16_t hash = name_hash(name, nlen);
+    uint16_t hash = (uint16_t)strata_crc32(0, name, nlen);
     uint32_t i;
     int ev;
     for (i = 0; i < STRATA_FS_CACHE; i++) {
-        if (fs->cache[i].hash != hash || fs->cache[i].page >= fs->pages)
+        if (fs->cache[i].hash != hash)
             continue;
-        ev = fs_hdr_read_short(fs, fs->cache[i].page, w->raw, &w->h);
-        if (ev < 0)
+        if ((ev = fs_hdr_read(fs, fs->cache[i].page, &w->h)) < 0)
             return ev;
-        if (ev == HDR_VALID && fs_live(&w->h) && fs_name_eq(fs, w->h.name, name, nlen))
+        if (ev == HDR_VALID && named(fs, &w->h, name, nlen))
             return 0;
     }
     fs_walk_at(fs, w, 0);
     while ((ev = fs_step(fs, w)) != EV_END) {
         if (ev < 0)
             return ev;
-        if (ev == EV_EXTENT && w->at == w->h.page && fs_live(&w->h) &&
-            fs_name_eq(fs, w->h.name, name, nlen)) {
+        if (ev == EV_EXTENT && named(fs, &w->h, name, nlen)) {
             fs->cache[fs->cache_next].hash = hash;
             fs->cache[fs->cache_next].page = w->h.page;
             fs->cache_next = (uint8_t)((fs->cache_next + 1) % STRATA_FS_CACHE);
@@ -119,14 +90,33 @@ int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_w
     return STRATA_ENOENT;
 }
 
+/* The common start of calls by name: a mounted context, a valid name (its length in *nlen) and
+ * its lookup (0 or STRATA_ENOENT). */
+int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_walk *w)
+{
+    uint32_t n = 0;
+    if (fs == NULL || !fs->mounted || name == NULL)
+        return STRATA_EINVAL;
+    while (n <= fs->cfg.name_max && name[n] != '\0')
+        n++;
+    if (n == 0)
+        return STRATA_EINVAL;
+    if (n > fs->cfg.name_max)
+        return STRATA_ENAMETOOLONG;
+    *nlen = n;
+    return fs_lookup(fs, name, n, w);
+}
+
 /* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
- * sectors). Remembers the first sector with free pages as the next search's start. */
-static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+ * sectors), searched from the first page that may be free (a header boundary: no page before
+ * it is free). That hint becomes the first free page seen, or the page after the run when it
+ * starts there. */
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
     struct fs_walk w;
-    uint32_t start = 0, len = 0, hint = FS_NONE;
+    uint32_t start = 0, len = 0, hint = fs->pages;
     int ev;
-    fs_walk_at(fs, &w, fs->free_hint * fs->pps);
+    fs_walk_at(fs, &w, fs->free_hint);
     while ((ev = fs_step(fs, &w)) != EV_END) {
         if (ev < 0)
             return ev;
@@ -134,19 +124,20 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
             len = 0;
             continue;
         }
-        if (hint == FS_NONE)
-            hint = w.at / fs->pps;
+        if (hint == fs->pages)
+            hint = w.at;
         if (len == 0 || w.at != start + len) {
             start = w.at;
             len = 0;
         }
         len += w.n;
         if (len >= pages) {
-            fs->free_hint = hint;
+            fs->free_hint = start == hint ? start + pages : hint;
             *page = start;
             return 0;
         }
     }
+    fs->free_hint = hint;
     return STRATA_ENOSPC;
 }
 
@@ -156,23 +147,20 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
  * their markers' fp (before the header is written). */
 int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
-    uint32_t s, end;
-    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, page), cleaned = 0;
-    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
-        rc = fs_gc(fs, pages);
-        if (rc > 0) {
-            rc = find_run(fs, pages, page);
+    uint32_t s, end, cleaned = fs->cleaning;
+    int rc;
+    if (pages > fs->pages)
+        return STRATA_ENOSPC;
+    while ((rc = fs_find_run(fs, pages, page)) == STRATA_ENOSPC) {
+        if ((rc = fs_gc(fs, pages)) > 0)
             continue;
-        }
-        if (rc < 0 || cleaned || fs->cleaning) {
-            rc = rc < 0 ? rc : STRATA_ENOSPC;
-            break;
-        }
+        if (rc < 0 || cleaned)
+            return rc < 0 ? rc : STRATA_ENOSPC;
         cleaned = fs->cleaning = 1;
         rc = fs_clean(fs);
         fs->cleaning = 0;
-        if (rc == 0)
-            rc = STRATA_ENOSPC;
+        if (rc < 0)
+            return rc;
     }
     if (rc != 0)
         return rc;
