@@ -46,7 +46,7 @@ static int cow_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first)
 {
     uint8_t h[2];
     int rc;
-    kv_put16(h, kind);
+    strata_put_le16(h, kind);
     if ((rc = kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, kv->st.pn), h, 2)) != 0)
         return rc;
     *first = kv->st.pn;
@@ -64,7 +64,7 @@ static int prog_slots(struct strata_kv *kv, uint16_t node, unsigned slot, const 
     if (slot == 0 || slot + n > kv_slots(kv))
         return STRATA_ECORRUPT;
     for (i = 0; i < n; i++)
-        kv_put16(b + 2 * i, vals[i]);
+        strata_put_le16(b + 2 * i, vals[i]);
     return n ? kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, node) + 2u * slot, b, 2u * n) : 0;
 }
 
@@ -80,7 +80,7 @@ static int copy_node(struct strata_kv *kv, uint16_t src, uint16_t dst, const uin
     if ((rc = kv_read_part(kv, kv_cur(kv), kv_node_off(kv, src), b, kv->cfg->node_size)) != 0)
         return rc;
     for (i = 1; i < s; i++) {
-        uint16_t v = kv_get16(b + 2 * i);
+        uint16_t v = strata_get_le16(b + 2 * i);
         if (v == KV_FREE)
             break;
         if (v == 0 || (child && (v & KV_CHILD)))

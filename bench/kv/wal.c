@@ -69,13 +69,13 @@ static int overlay_chain(struct strata_kv *kv, uint32_t node, uint8_t *img)
         uint32_t eoff, n;
         if ((rc = strata_flash_read(kv_flash(kv), kv_unit_addr(kv, seg) + off, h, sizeof h)) != 0)
             return rc;
-        eoff = kv_get32(h + 4);
-        n = kv_get16(h + 1) - 8u;
+        eoff = strata_get_le32(h + 4);
+        n = strata_get_le16(h + 1) - 8u;
         if (n > 8 || eoff < node * N || eoff + n > (node + 1u) * N)
             return STRATA_ECORRUPT;
         memcpy(img + eoff - node * N, h + W_HDR, n);
         seg = h[8];
-        off = kv_get16(h + 9);
+        off = strata_get_le16(h + 9);
     }
     return 0;
 }
@@ -103,8 +103,8 @@ static int overlay(struct strata_kv *kv, unsigned part, uint32_t off, uint8_t *b
         uint32_t eoff, n, i;
         if (o.type != KV_OBJ_REDO || o.b[3] != part)
             continue;
-        eoff = kv_get32(o.b + 4);
-        n = kv_get16(o.b + 1) - 8u;
+        eoff = strata_get_le32(o.b + 4);
+        n = strata_get_le16(o.b + 1) - 8u;
         if (n > sizeof data || eoff >= off + len || eoff + n <= off)
             continue;
         if ((rc = entry_data(kv, &o, data, n)) != 0)
@@ -153,14 +153,14 @@ static int append(struct strata_kv *kv, uint32_t off, const uint8_t *data, unsig
     if ((rc = kv_log_reserve(kv, W_HDR + n + 4u, 1)) != 0)
         return rc;
     b[0] = KV_OBJ_REDO;
-    kv_put16(b + 1, 8u + n);
+    strata_put_le16(b + 1, 8u + n);
     b[3] = (uint8_t)part;
-    kv_put32(b + 4, off);
+    strata_put_le32(b + 4, off);
     b[8] = W_NONE;
-    kv_put16(b + 9, 0xFFFF);
+    strata_put_le16(b + 9, 0xFFFF);
     if (is_node && s->tab[i].node1 == node + 1u) {
         b[8] = s->tab[i].seg;
-        kv_put16(b + 9, s->tab[i].off);
+        strata_put_le16(b + 9, s->tab[i].off);
     }
     memcpy(b + W_HDR, data, n);
     if (is_node) {
@@ -191,7 +191,7 @@ static int wal_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first)
     unsigned size = kind == KV_HDR_QUAD ? kv_group(kv) : 1u, i;
     uint8_t h[2];
     int rc;
-    kv_put16(h, kind);
+    strata_put_le16(h, kind);
     if ((rc = append(kv, kv_node_off(kv, kv->st.pn), h, 2)) != 0)
         return rc;
     for (i = 0; i < size; i++)
@@ -209,7 +209,7 @@ static int wal_node_append(struct strata_kv *kv, const uint16_t *path, unsigned 
     if (slot == 0 || slot + n > kv_slots(kv) || n > STRATA_KV_MAX_DIMS + 1u)
         return STRATA_ECORRUPT;
     for (i = 0; i < n; i++)
-        kv_put16(b + 2 * i, vals[i]);
+        strata_put_le16(b + 2 * i, vals[i]);
     set_pend(of(kv), path[depth]);
     return append(kv, kv_node_off(kv, path[depth]) + 2u * slot, b, 2u * n);
 }
@@ -239,7 +239,7 @@ static const struct kv_io wal_io = {wal_read, wal_rec_append, wal_group_alloc, w
 static int write_home(struct strata_kv *kv, const struct kv_obj *o)
 {
     uint8_t data[64], home[64];
-    uint32_t off = kv_get32(o->b + 4), n = kv_get16(o->b + 1) - 8u, i;
+    uint32_t off = strata_get_le32(o->b + 4), n = strata_get_le16(o->b + 1) - 8u, i;
     unsigned part = o->b[3];
     int rc;
     if (n > sizeof data || part >= kv->cfg->partitions)

@@ -53,8 +53,8 @@ static uint32_t slot_u(const struct strata_fs *fs, const struct strata_fs_file *
 static uint8_t slot_check(const uint8_t *s, uint32_t seq, uint32_t i)
 {
     uint8_t id[8];
-    fs_put32(id, seq);
-    fs_put32(id + 4, i);
+    strata_put_le32(id, seq);
+    strata_put_le32(id + 4, i);
     return (uint8_t)((strata_crc32(strata_crc32(0, s, 7), id, 8) ^ 0x4C) & 0x7F);
 }
 
@@ -108,10 +108,10 @@ static int put_state(struct strata_fs *fs, struct strata_fs_file *f, uint32_t le
         f->slot == 0xFFFF)
         return 1;
     wd = fs_min(want > len ? (want - len + ps - 1) / ps : 0, 0xFFFF);
-    fs_put16(s, len);
+    strata_put_le16(s, len);
     s[2] = (uint8_t)(len >> 16);
-    fs_put16(s + 3, k);
-    fs_put16(s + 5, wd);
+    strata_put_le16(s + 3, k);
+    strata_put_le16(s + 5, wd);
     s[7] = slot_check(s, f->seq, f->slot);
     if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) != 0 ||
         (rc = fs_prog(fs, slot_u(fs, f, f->slot), s, FS_SLOT)) != 0)
@@ -178,9 +178,9 @@ int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
         if ((rc = slot_read(fs, f, lo, s)) < 0)
             return rc;
         if (rc == 1) {
-            f->clen = fs_get16(s) | (uint32_t)s[2] << 16;
-            f->kc = (uint16_t)fs_get16(s + 3);
-            wd = fs_get16(s + 5);
+            f->clen = strata_get_le16(s) | (uint32_t)s[2] << 16;
+            f->kc = (uint16_t)strata_get_le16(s + 3);
+            wd = strata_get_le16(s + 5);
             break;
         }
     }

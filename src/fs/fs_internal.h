@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "strata/crc.h"
+#include "strata_le.h"
 #include "strata/fs.h"
 
 #define FS_VERSION 1u
@@ -68,25 +69,6 @@ struct fs_walk {
     struct fs_hdr h;
 };
 
-/* little-endian fields */
-static inline uint32_t fs_get16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-static inline uint32_t fs_get32(const uint8_t *p)
-{
-    return fs_get16(p) | fs_get16(p + 2) << 16;
-}
-static inline void fs_put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-static inline void fs_put32(uint8_t *p, uint32_t v)
-{
-    fs_put16(p, v);
-    fs_put16(p + 2, v >> 16);
-}
 static inline uint32_t fs_min(uint32_t a, uint32_t b)
 {
     return a < b ? a : b;

@@ -126,10 +126,10 @@ int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
     int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_M);
     if (rc != 0)
         return rc;
-    if (fs_get32(m) != ok_word(fs))
-        return fs_get16(m) == 0x4653u ? 2 : 0;
-    v = fs_get16(m + 4);
-    c = fs_get16(m + 6);
+    if (strata_get_le32(m) != ok_word(fs))
+        return strata_get_le16(m) == 0x4653u ? 2 : 0;
+    v = strata_get_le16(m + 4);
+    c = strata_get_le16(m + 6);
     *fp = 0;
     if (v == 0xFFFF && c == 0xFFFF)
         return 1;
@@ -142,8 +142,8 @@ int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
 int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp)
 {
     uint8_t m[4];
-    fs_put16(m, fp);
-    fs_put16(m + 2, ~fp);
+    strata_put_le16(m, fp);
+    strata_put_le16(m + 2, ~fp);
     return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 4);
 }
 
@@ -155,7 +155,7 @@ int fs_erase(const struct strata_fs *fs, uint32_t sector)
     int rc = fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)zeros, 4);
     if (rc == 0)
         rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
-    fs_put32(w, ok_word(fs));
+    strata_put_le32(w, ok_word(fs));
     return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
 }
 
@@ -191,8 +191,8 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     fs->pps = f->geo.erase_size / ps;
     fs->usable = f->geo.erase_size - FS_M;
     fs->pages = c->unit_count * fs->pps;
-    fs_put16(id, c->name_max);
-    fs_put32(id + 2, ps);
+    strata_put_le16(id, c->name_max);
+    strata_put_le32(id + 2, ps);
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
     n = c->log_size / c->log_record;
     if (c->first_unit >= f->geo.erase_count ||

@@ -25,9 +25,9 @@ static void fields(uint8_t *p, struct fs_hdr *h, const uint8_t *m, int put)
     for (; *m != 0xFF; m++, p += 4) {
         uint32_t *v = (uint32_t *)(void *)((uint8_t *)h + *m);
         if (put)
-            fs_put32(p, *v);
+            strata_put_le32(p, *v);
         else
-            *v = fs_get32(p);
+            *v = strata_get_le32(p);
     }
 }
 
@@ -37,8 +37,8 @@ static uint32_t seal(const uint8_t *p, uint32_t n, const struct fs_hdr *bind, ui
     uint8_t id[8];
     uint32_t c = strata_crc32(0, p, n);
     if (bind != NULL) {
-        fs_put32(id, bind->page);
-        fs_put32(id + 4, bind->seq);
+        strata_put_le32(id, bind->page);
+        strata_put_le32(id + 4, bind->seq);
         c = strata_crc32(c, id, 8);
     }
     return c ^ magic;
@@ -56,7 +56,7 @@ static int read_ren(const struct strata_fs *fs, struct fs_hdr *h)
     h->renamed = 2;
     if (fs_blank(r, N + 16)) {
         h->renamed = 0;
-    } else if (fs_get32(r + N + 12) == seal(r, N + 12, h, CRC_REN)) {
+    } else if (strata_get_le32(r + N + 12) == seal(r, N + 12, h, CRC_REN)) {
         h->renamed = 1;
         h->name = r;
         fields(r + N, h, ren_fields, 0);
@@ -72,8 +72,8 @@ int fs_link_read(const struct strata_fs *fs, struct fs_hdr *h)
     uint8_t b[8];
     uint32_t v, c;
     int rc = fs_read(fs, fs_page_u(fs, h->page) + O_LINK(fs->cfg.name_max), b, 8);
-    v = fs_get32(b);
-    c = fs_get32(b + 4);
+    v = strata_get_le32(b);
+    c = strata_get_le32(b + 4);
     h->log = v == FS_NONE && c == FS_NONE ? FS_NONE
              : v == ~c && v != 0 && v <= fs->pages ? v - 1
                                                     : FS_BAD;
@@ -99,8 +99,8 @@ int fs_hdr_read(const struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
     h->type = raw[O_TYPE];
     fields(raw + O_SEQ, h, hdr_fields, 0);
     /* type, then three zero bytes */
-    if ((fs_get32(raw) != FS_T_DATA && fs_get32(raw) != FS_T_LOG) ||
-        fs_get32(raw + O_CRC(N)) != seal(raw, O_CRC(N), NULL, CRC_HDR) || h->pages < 2 ||
+    if ((strata_get_le32(raw) != FS_T_DATA && strata_get_le32(raw) != FS_T_LOG) ||
+        strata_get_le32(raw + O_CRC(N)) != seal(raw, O_CRC(N), NULL, CRC_HDR) || h->pages < 2 ||
         h->pages > fs->pages - page || h->seq == FS_NONE)
         return HDR_GARBAGE;
     h->obsolete = raw[O_OBS(N)] != 0xFF;
@@ -141,9 +141,9 @@ int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint3
             memcpy(raw + O_NAME, name, nlen);
     }
     h->seq = ++fs->seq;
-    fs_put32(raw, h->type);
+    strata_put_le32(raw, h->type);
     fields(raw + O_SEQ, h, hdr_fields, 1);
-    fs_put32(raw + O_CRC(N), seal(raw, O_CRC(N), NULL, CRC_HDR));
+    strata_put_le32(raw + O_CRC(N), seal(raw, O_CRC(N), NULL, CRC_HDR));
     return fs_prog(fs, fs_page_u(fs, h->page), raw, O_CRC(N) + 4);
 }
 
@@ -156,8 +156,8 @@ int fs_flag(const struct strata_fs *fs, uint32_t page, uint32_t off)
 int fs_link_write(const struct strata_fs *fs, uint32_t page, uint32_t log)
 {
     uint8_t v[8];
-    fs_put32(v, log + 1);
-    fs_put32(v + 4, ~(log + 1));
+    strata_put_le32(v, log + 1);
+    strata_put_le32(v + 4, ~(log + 1));
     return fs_prog(fs, fs_page_u(fs, page) + O_LINK(fs->cfg.name_max), v, 8);
 }
 
@@ -175,7 +175,7 @@ int fs_ren_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint3
     memcpy(s, name, nlen);
     h->rseq = ++fs->seq;
     fields(s + N, h, ren_fields, 1);
-    fs_put32(s + N + 12, seal(s, N + 12, h, CRC_REN));
+    strata_put_le32(s + N + 12, seal(s, N + 12, h, CRC_REN));
     if (!h->renamed && (rc = fs_flag(fs, h->page, O_RENAMED(N))) != 0)
         return rc;
     return fs_prog(fs, fs_page_u(fs, h->page) + O_REN(N), s, N + 16);

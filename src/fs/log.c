@@ -37,7 +37,7 @@ static int scan(const struct strata_fs *fs, const struct strata_fs_file *f, uint
         uint32_t c = fs_min(f->k - j, 16);
         int rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY);
         for (i = 0; rc == 0 && i < c; i++) {
-            uint32_t key = fs_get16(b + i * FS_ENTRY), a = key * rs;
+            uint32_t key = strata_get_le16(b + i * FS_ENTRY), a = key * rs;
             uint32_t lo = a > off ? a : off, hi = fs_min(a + rs, off + n);
             if (b[i * FS_ENTRY + 2] != fs_entry_check(key))
                 continue;
@@ -114,7 +114,7 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
     for (j = lo; j-- > kslot;) {
         if ((rc = fs_read(fs, entry_u(fs, f, j), e, FS_ENTRY)) != 0)
             return rc;
-        if (e[2] == fs_entry_check(fs_get16(e)) && e[3] != 0xFF) {
+        if (e[2] == fs_entry_check(strata_get_le16(e)) && e[3] != 0xFF) {
             f->kc = (uint16_t)(j + 1);
             break;
         }
@@ -171,7 +171,7 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
                  record_u(fs, f, f->k) - a, s);
     if (rc != 0)
         return rc;
-    fs_put16(e, key);
+    strata_put_le16(e, key);
     e[2] = (uint8_t)fs_entry_check(key);
     if ((rc = fs_prog(fs, entry_u(fs, f, f->k), e, FS_ENTRY - 1)) != 0)
         return rc;

@@ -33,8 +33,8 @@ int kv_ckpt_write(struct strata_kv *kv)
     int rc;
     /* the context backup, built in the buffer and written in one program */
     b[0] = KV_OBJ_CTX;
-    kv_put16(b + 1, len);
-    kv_put32(b + 3, kv_signature(cfg));
+    strata_put_le16(b + 1, len);
+    strata_put_le32(b + 3, kv_signature(cfg));
     kv->st.seq = seq;
     kv_codec(b + 7, &kv->st, state_fields, sizeof state_fields, cfg->partitions, 0);
     kv->st.seq = seq - 1u;
@@ -45,9 +45,9 @@ int kv_ckpt_write(struct strata_kv *kv)
     if ((rc = kv_log_append(kv, b, KV_VAR_LEN + len, 0)) != 0)
         return rc;
     c[0] = KV_OBJ_COMMIT;
-    kv_put32(c + 1, seq);
-    kv_put16(c + 5, off);
-    kv_put16(c + 7, len);
+    strata_put_le32(c + 1, seq);
+    strata_put_le16(c + 5, off);
+    strata_put_le16(c + 7, len);
     memcpy(c + 9, b + 3 + len, 4); /* the backup's CRC */
     if ((rc = kv_log_append(kv, c, KV_COMMIT_LEN, 0)) != 0)
         return rc;
@@ -60,7 +60,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
 {
     const struct strata_kv_config *cfg = kv->cfg;
     struct strata_kv_state *st = &kv->st;
-    unsigned off = kv_get16(commit->b + 5), len = kv_get16(commit->b + 7), P = cfg->partitions;
+    unsigned off = strata_get_le16(commit->b + 5), len = strata_get_le16(commit->b + 7), P = cfg->partitions;
     uint8_t *b = cfg->buffer, *p = b + 3 + KV_STATE_LEN + 3u * P;
     unsigned i, seen = 0;
     int rc;
@@ -68,11 +68,11 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
         return STRATA_ECORRUPT;
     if ((rc = kv_fread(kv, kv_unit_addr(kv, commit->seg) + off, b, KV_VAR_LEN + len)) != 0)
         return rc;
-    if (b[0] != KV_OBJ_CTX || kv_get16(b + 1) != len ||
-        kv_get32(commit->b + 9) != kv_get32(b + 3 + len) ||
-        kv_get32(b + 3 + len) != strata_crc32(0, b, 3 + len))
+    if (b[0] != KV_OBJ_CTX || strata_get_le16(b + 1) != len ||
+        strata_get_le32(commit->b + 9) != strata_get_le32(b + 3 + len) ||
+        strata_get_le32(b + 3 + len) != strata_crc32(0, b, 3 + len))
         return STRATA_ECORRUPT;
-    if (kv_get32(b + 3) != kv_signature(cfg) || len != kv_ctx_len(kv))
+    if (strata_get_le32(b + 3) != kv_signature(cfg) || len != kv_ctx_len(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
     kv_codec(b + 7, st, state_fields, sizeof state_fields, P, 1);
     kv->ck_pn = st->pn;
@@ -83,7 +83,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit)
             return STRATA_ECORRUPT; /* not a permutation, or impossible counts */
         seen |= 1u << st->map[i];
     }
-    if (st->seq != kv_get32(commit->b + 1) || st->first >= P || st->live == 0 ||
+    if (st->seq != strata_get_le32(commit->b + 1) || st->first >= P || st->live == 0 ||
         st->live >= P || st->pn == 0 || st->gn > st->pn || st->gr > st->pr ||
         (uint32_t)(st->pn + 1u) * kv->ns + (uint32_t)st->pr * kv->rs > kv->psize)
         return STRATA_ECORRUPT;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "strata/crc.h"
+#include "strata_le.h"
 #include "strata/kv.h"
 
 #define KV_FREE 0xFFFFu
@@ -74,24 +75,6 @@
 
 /* ---- little-endian helpers ------------------------------------------------------------------ */
 
-static inline uint16_t kv_get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-static inline uint32_t kv_get32(const uint8_t *p)
-{
-    return (uint32_t)kv_get16(p) | ((uint32_t)kv_get16(p + 2) << 16);
-}
-static inline void kv_put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-static inline void kv_put32(uint8_t *p, uint32_t v)
-{
-    kv_put16(p, v);
-    kv_put16(p + 2, v >> 16);
-}
 
 /* ---- geometry (derived from the config once, at open) --------------------------------------- */
 

@@ -133,8 +133,8 @@ uint32_t kv_signature(const struct strata_kv_config *c)
     b[0] = STRATA_KV_VERSION;
     kv_codec(b + 1, (void *)c, sig_fields, sizeof sig_fields, c->dims, 0);
     /* 1 + 16 bytes of scalars, 4 per dimension; then the split flags and the regions' size */
-    kv_put16(b + 17 + 4u * c->dims, c->flags & (STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
-    kv_put32(b + 19 + 4u * c->dims, (uint32_t)regions_size(c));
+    strata_put_le16(b + 17 + 4u * c->dims, c->flags & (STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
+    strata_put_le32(b + 19 + 4u * c->dims, (uint32_t)regions_size(c));
     return strata_crc32(0, b, 23u + 4u * c->dims);
 }
 

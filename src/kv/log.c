@@ -13,11 +13,11 @@ int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
     int rc = kv_fread(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
     if (rc != 0)
         return rc;
-    if (h[0] != 'K' || h[1] != 'V' || kv_get32(h + 8) != strata_crc32(0, h, 8))
+    if (h[0] != 'K' || h[1] != 'V' || strata_get_le32(h + 8) != strata_crc32(0, h, 8))
         return 0;
     if (h[2] != STRATA_KV_VERSION)
         return STRATA_EVERSION;
-    *seq = kv_get32(h + 4);
+    *seq = strata_get_le32(h + 4);
     return 1;
 }
 
@@ -33,7 +33,7 @@ static unsigned obj_size(const uint8_t *b)
         return KV_COMMIT_LEN;
     case KV_OBJ_CTX:
     case KV_OBJ_REDO:
-        return KV_VAR_LEN + kv_get16(b + 1);
+        return KV_VAR_LEN + strata_get_le16(b + 1);
     default:
         return 0;
     }
@@ -47,11 +47,11 @@ static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, const u
     uint32_t crc;
     int rc;
     if (size <= n)
-        return kv_get32(b + size - 4u) == strata_crc32(0, b, size - 4u);
+        return strata_get_le32(b + size - 4u) == strata_crc32(0, b, size - 4u);
     if ((rc = kv_scan_flash(kv, addr, size - 4u, KV_SCAN_CRC, &crc)) != 0 ||
         (rc = kv_fread(kv, addr + size - 4u, s, 4)) != 0)
         return rc;
-    return kv_get32(s) == crc;
+    return strata_get_le32(s) == crc;
 }
 
 int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
@@ -171,8 +171,8 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
     h[1] = 'V';
     h[2] = STRATA_KV_VERSION;
     h[3] = 0;
-    kv_put32(h + 4, kv->log_seq + 1u);
-    kv_put32(h + 8, strata_crc32(0, h, 8));
+    strata_put_le32(h + 4, kv->log_seq + 1u);
+    strata_put_le32(h + 8, strata_crc32(0, h, 8));
     if ((rc = kv_fprog(kv, kv_unit_addr(kv, next), h, KV_SEG_HDR)) != 0)
         return rc;
     kv->log_head = (uint8_t)next;
@@ -186,7 +186,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned res
     int rc = kv_log_reserve(kv, len, reserve);
     if (rc != 0)
         return rc;
-    kv_put32(obj + len - 4u, strata_crc32(0, obj, len - 4u));
+    strata_put_le32(obj + len - 4u, strata_crc32(0, obj, len - 4u));
     rc = kv_fprog(kv, kv_unit_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);

@@ -11,7 +11,7 @@ int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, u
     if (node >= kv->maxn || slot >= kv->slots)
         return STRATA_ECORRUPT;
     rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node) + 2u * slot, b, 2);
-    *v = kv_get16(b);
+    *v = strata_get_le16(b);
     return rc;
 }
 
@@ -29,7 +29,7 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
         return rc;
     /* the tail is the last entry written, a child pointer */
     for (i = S; i-- > t;) {
-        uint16_t v = kv_get16(b + 2 * i);
+        uint16_t v = strata_get_le16(b + 2 * i);
         if (v == KV_FREE || v == 0)
             continue;
         if (v & KV_CHILD) {
@@ -39,7 +39,7 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
             for (j = 0; i >= t + KV_PIV(kv) && j + 1u <= KV_PIV(kv); j++)
-                ni->pivot[j] = kv_get16(b + 2 * (i - KV_PIV(kv) + j));
+                ni->pivot[j] = strata_get_le16(b + 2 * (i - KV_PIV(kv) + j));
         }
         break;
     }
@@ -47,8 +47,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
         return 0;
     if ((rc = kv_io(kv)->read(kv, part, off, b, 2u * t)) != 0)
         return rc;
-    for (i = 1; i < S && kv_get16(b + 2 * i) != KV_FREE; i++)
-        if (kv_get16(b + 2 * i) != 0 && !(b[2 * i + 1] & 0x80))
+    for (i = 1; i < S && strata_get_le16(b + 2 * i) != KV_FREE; i++)
+        if (strata_get_le16(b + 2 * i) != 0 && !(b[2 * i + 1] & 0x80))
             ni->live++;
     ni->w = (uint16_t)i;
     return 0;
@@ -116,9 +116,9 @@ int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
 {
     unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
-    kv_put32(b, r->ts);
+    strata_put_le32(b, r->ts);
     for (j = 0; j < d; j++)
-        kv_put16(b + 4 + 2 * j, (uint16_t)r->v[j]);
+        strata_put_le16(b + 4 + 2 * j, (uint16_t)r->v[j]);
     memset(b + 4 + 2 * d, 0, KV_PAYLOAD(kv));
     if (r->payload)
         memcpy(b + 4 + 2 * d, r->payload, KV_PAYLOAD(kv));
@@ -136,9 +136,9 @@ int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata
         return rc;
     if (b[n] != (uint8_t)(strata_crc32(0, b, n) & 0x7Fu))
         return STRATA_ECORRUPT;
-    r->ts = kv_get32(b);
+    r->ts = strata_get_le32(b);
     for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
-        r->v[j] = (int16_t)(j < d ? kv_get16(b + 4 + 2 * j) : 0);
+        r->v[j] = (int16_t)(j < d ? strata_get_le16(b + 4 + 2 * j) : 0);
     if (r->payload)
         memcpy(r->payload, b + 4 + 2 * d, KV_PAYLOAD(kv));
     return 0;

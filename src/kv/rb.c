@@ -17,7 +17,7 @@ static int mark(struct strata_kv *kv, unsigned flag, uint8_t type, uint32_t pos,
     if (kv->flags & flag)
         return 0;
     b[0] = type;
-    kv_put16(b + 1, pos);
+    strata_put_le16(b + 1, pos);
     b[3] = (uint8_t)slot;
     if ((rc = kv_log_append(kv, b, KV_MARK_LEN, 1)) == 0)
         kv->flags |= (uint8_t)flag;
@@ -38,7 +38,7 @@ static int rb_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first)
 {
     uint8_t h[2];
     int rc;
-    kv_put16(h, kind);
+    strata_put_le16(h, kind);
     if ((rc = mark(kv, KV_F_NAREA, KV_OBJ_NAREA, kv->st.pn, 0)) != 0 ||
         (rc = kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, kv->st.pn), h, 2)) != 0)
         return rc;
@@ -64,7 +64,7 @@ static int rb_node_append(struct strata_kv *kv, const uint16_t *path, unsigned d
         *bit |= (uint8_t)m;
     }
     for (i = 0; i < n; i++)
-        kv_put16(b + 2 * i, vals[i]);
+        strata_put_le16(b + 2 * i, vals[i]);
     return kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, node) + 2u * slot, b, 2u * n);
 }
 

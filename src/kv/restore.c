@@ -32,7 +32,7 @@ static int undo_node(struct strata_kv *kv, unsigned part, uint32_t off, unsigned
         return rc;
     /* zeros before the mark; the first and the last non-zero slot from it */
     for (w = 1; w < S; w++) {
-        uint16_t v = kv_get16(b + 2 * w);
+        uint16_t v = strata_get_le16(b + 2 * w);
         if (v == KV_FREE)
             break;
         if (v == 0) {
@@ -67,7 +67,7 @@ int kv_restore(struct strata_kv *kv, const struct kv_obj *commit)
         return rc;
     kv_log_after(kv, commit, &c);
     while ((rc = kv_log_next(kv, &c, &o)) == 1) {
-        uint16_t node = kv_get16(o.b + 1);
+        uint16_t node = strata_get_le16(o.b + 1);
         if (o.type == KV_OBJ_NAREA)
             kv->flags |= KV_F_NAREA;
         else if (o.type == KV_OBJ_RAREA)
@@ -95,9 +95,9 @@ int kv_restore(struct strata_kv *kv, const struct kv_obj *commit)
         uint8_t h[2];
         if ((rc = kv_fread(kv, base + kv_node_off(kv, pn), h, 2)) != 0)
             return rc;
-        if (kv_get16(h) == KV_FREE)
+        if (strata_get_le16(h) == KV_FREE)
             break;
-        pn = (uint16_t)(pn + (kv_get16(h) == KV_HDR_QUAD ? kv->grp : 1u));
+        pn = (uint16_t)(pn + (strata_get_le16(h) == KV_HDR_QUAD ? kv->grp : 1u));
         if (pn > limit)
             pn = (uint16_t)limit; /* a damaged header: never claim the record area */
     }

@@ -83,7 +83,7 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
         return rc;
     for (i = 1; i < end; i++) {
         struct strata_kv_record r;
-        uint16_t ptr = kv_get16(b + 2 * i);
+        uint16_t ptr = strata_get_le16(b + 2 * i);
         unsigned k;
         if (ptr == 0 || (ptr & KV_CHILD))
             continue;

@@ -61,19 +61,19 @@ static int entries(struct strata_kv *kv, uint32_t *at)
                 *at = a;
             return 0;
         }
-        if (e[0] != 'U' || kv_get32(e + 8) != entry_crc(e)) {
+        if (e[0] != 'U' || strata_get_le32(e + 8) != entry_crc(e)) {
             if (at)
                 break;
             continue;
         }
-        unit = kv_get16(e + 2);
+        unit = strata_get_le16(e + 2);
         if (at || e[1] != 0xFF)
             continue;
         if (unit < first || unit >= first + (uint32_t)kv->cfg->partitions * kv->cfg->partition_units)
             return STRATA_ECORRUPT;
         if ((rc = kv_fread(kv, kv_unit_addr(kv, kv->cfg->log_units), img, kv->es)) != 0)
             return rc;
-        if (strata_crc32(0, img, kv->es) != kv_get32(e + 4))
+        if (strata_crc32(0, img, kv->es) != strata_get_le32(e + 4))
             return STRATA_ECORRUPT;
         if ((rc = write_back(kv, unit, img, hdr_addr(kv) + a)) != 0)
             return rc;
@@ -100,9 +100,9 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *im
         return rc;
     e[0] = 'U';
     e[1] = 0xFF;
-    kv_put16(e + 2, unit);
-    kv_put32(e + 4, strata_crc32(0, img, kv->es));
-    kv_put32(e + 8, entry_crc(e));
+    strata_put_le16(e + 2, unit);
+    strata_put_le32(e + 4, strata_crc32(0, img, kv->es));
+    strata_put_le32(e + 8, entry_crc(e));
     if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, ENTRY)) != 0)
         return rc;
     return write_back(kv, unit, img, hdr_addr(kv) + at);
@@ -142,7 +142,7 @@ int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, const struc
         changed = drop(kv, img, base, kv->ck_pn * N, kv->psize - (uint32_t)kv->ck_pr * kv->rs);
     kv_log_after(kv, commit, &c);
     while ((rc = kv_log_next(kv, &c, &o)) == 1) {
-        uint32_t node = kv_get16(o.b + 1), slot = o.b[3];
+        uint32_t node = strata_get_le16(o.b + 1), slot = o.b[3];
         if (o.type != KV_OBJ_NODE || node >= kv->ck_pn)
             continue;
         if (slot == 0 || slot >= kv->slots)
