@@ -52,7 +52,7 @@
  * by restore, erase undo and commit); sizeof(struct strata_kv_iter) = 368 B per open scan (get
  * and count keep one on the stack). Worst-case stack on Cortex-M0+ (make size, driver excluded):
  * put 748 B, get 824 B, count 736 B, mount 424 B, commit 288 B. No heap, no globals; several
- * stores may coexist. Code: 9,970 B of text on Cortex-M0+ (make size; 9,008 B built with the
+ * stores may coexist. Code: 9,974 B of text on Cortex-M0+ (make size; 9,012 B built with the
  * CMake option STRATA_KV_MINIMAL, without pivot and regular split, d = 3 and payloads).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash,
