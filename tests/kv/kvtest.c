@@ -125,7 +125,7 @@ int kt_run(struct kt *t, uint64_t seed, uint32_t upto, uint32_t every)
     return 0;
 }
 
-static int cmp_rec(const void *a, const void *b)
+int kt_cmp_record(const void *a, const void *b)
 {
     const struct strata_kv_record *x = a, *y = b;
     unsigned j;
@@ -171,12 +171,12 @@ int kt_check_query(struct kt *t, uint64_t seed, uint32_t from, uint32_t to,
         }
     }
     if (rc == 0) {
-        qsort(want, nw, sizeof *want, cmp_rec);
-        qsort(got, ng, sizeof *got, cmp_rec);
+        qsort(want, nw, sizeof *want, kt_cmp_record);
+        qsort(got, ng, sizeof *got, kt_cmp_record);
         if (q->limit == 0 && nw != ng)
             rc = STRATA_ECORRUPT;
         for (i = 0; q->limit == 0 && rc == 0 && i < nw; i++)
-            if (cmp_rec(&want[i], &got[i]) != 0)
+            if (kt_cmp_record(&want[i], &got[i]) != 0)
                 rc = STRATA_ECORRUPT;
         if (q->limit != 0 && ng != (nw < q->limit ? nw : q->limit))
             rc = STRATA_ECORRUPT;

@@ -46,6 +46,8 @@ int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count);
 int kt_run(struct kt *t, uint64_t seed, uint32_t upto, uint32_t every);
 /* Scan with a query and compare, record by record, with a brute-force filter over records
  * [from, to) of the workload; returns 0 when equal as multisets. */
+/* qsort order of records: timestamp, then values (a canonical order for comparing sets). */
+int kt_cmp_record(const void *a, const void *b);
 int kt_check_query(struct kt *t, uint64_t seed, uint32_t from, uint32_t to,
                    const struct strata_kv_query *q);
 

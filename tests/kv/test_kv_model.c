@@ -79,18 +79,6 @@ static int in_query(const struct model *m, const struct strata_kv_record *r,
     return !q->has_time || (r->ts >= q->t_lo && r->ts <= q->t_hi);
 }
 
-static int cmp(const void *a, const void *b)
-{
-    const struct strata_kv_record *x = a, *y = b;
-    unsigned j;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
-        if (x->v[j] != y->v[j])
-            return x->v[j] < y->v[j] ? -1 : 1;
-    return 0;
-}
-
 static void check_query(struct model *m, const struct strata_kv_query *q)
 {
     struct strata_kv_stat st;
@@ -115,7 +103,7 @@ static void check_query(struct model *m, const struct strata_kv_query *q)
         got[ng].payload = NULL;
         /* the payload came back intact: find the record it belongs to */
         for (i = m->n - live; i < m->n; i++)
-            if (cmp(&m->recs[i], &r) == 0 &&
+            if (kt_cmp_record(&m->recs[i], &r) == 0 &&
                 memcmp(m->payloads + (size_t)i * STRATA_KV_MAX_PAYLOAD, payload, m->cfg.payload_size) == 0)
                 break;
         assert_true(i < m->n);
@@ -128,8 +116,8 @@ static void check_query(struct model *m, const struct strata_kv_query *q)
         assert_int_equal(ng, nw);
         for (i = 0; i < nw; i++)
             want[i].payload = NULL;
-        qsort(want, nw, sizeof *want, cmp);
-        qsort(got, ng, sizeof *got, cmp);
+        qsort(want, nw, sizeof *want, kt_cmp_record);
+        qsort(got, ng, sizeof *got, kt_cmp_record);
         for (i = 0; i < nw; i++)
             assert_int_equal(cmp(&want[i], &got[i]), 0);
         assert_int_equal(strata_kv_count(&m->kv, q, &count), 0);

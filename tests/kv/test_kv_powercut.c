@@ -104,7 +104,7 @@ static void campaign(const char *name, struct kt_geo g, uint32_t preload, uint32
     pt.recover = pc_recover;
     pt.recovery_cuts = recovery_cuts;
     pt.seed = 5;
-    pt.samples = ts_torture() ? 0 : 0;
+    pt.samples = 0; /* every cut point */
     ts_powercut(&pt);
     kt_ref_free(&p->ref);
     free(p);
