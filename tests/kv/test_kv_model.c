@@ -119,7 +119,7 @@ static void check_query(struct model *m, const struct strata_kv_query *q)
         qsort(want, nw, sizeof *want, kt_cmp_record);
         qsort(got, ng, sizeof *got, kt_cmp_record);
         for (i = 0; i < nw; i++)
-            assert_int_equal(cmp(&want[i], &got[i]), 0);
+            assert_int_equal(kt_cmp_record(&want[i], &got[i]), 0);
         assert_int_equal(strata_kv_count(&m->kv, q, &count), 0);
         assert_int_equal(count, nw);
     }
