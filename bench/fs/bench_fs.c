@@ -22,23 +22,16 @@ void bdev_raw(struct bdev *d, const char *profile, uint32_t units)
     c.erase_count = units;
     c.seed = 1;
     d->sim = strata_sim_new(&c);
-    if (d->sim == NULL)
-        exit(1);
-}
-
-void bdev_init(struct bdev *d, const char *profile, uint32_t units)
-{
-    struct strata_sim_config c;
-    memset(d, 0, sizeof *d);
-    memset(&c, 0, sizeof c);
-    c.profile = strata_sim_profile_find(profile);
-    c.erase_count = units;
-    c.seed = 1;
-    d->sim = strata_sim_new(&c);
     if (d->sim == NULL) {
         fprintf(stderr, "bench_fs: no device %s\n", profile);
         exit(1);
     }
+}
+
+/* A device with a freshly formatted and mounted file system. */
+void bdev_init(struct bdev *d, const char *profile, uint32_t units)
+{
+    bdev_raw(d, profile, units);
     d->cfg.flash = strata_sim_flash(d->sim);
     d->cfg.buffer = d->buf;
     d->cfg.buffer_size = d->cfg.flash->geo.page_size < sizeof d->buf ? d->cfg.flash->geo.page_size
