@@ -28,7 +28,8 @@ enum strata_error {
     STRATA_ENOMEM = -13,       /* a caller-supplied buffer or table is too small */
     STRATA_EUNFORMATTED = -14, /* no store found on the medium: format it first */
     STRATA_EVERSION = -15,     /* on-flash format version not supported by this build */
-    STRATA_EBADBLOCK = -16     /* the block is bad (NAND) */
+    STRATA_EBADBLOCK = -16,    /* the block is bad (NAND) */
+    STRATA_EECC = -17          /* more bit errors than the ECC corrects: the data is lost */
 };
 
 /* Short description of an error code; unknown codes give "unknown error". */

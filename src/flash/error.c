@@ -19,6 +19,7 @@ static const char *const descriptions[] = {
     "not formatted",
     "unsupported format version",
     "bad block",
+    "uncorrectable bit errors",
 };
 
 const char *strata_strerror(int err)

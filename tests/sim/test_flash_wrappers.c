@@ -89,6 +89,7 @@ static struct strata_flash spy_flash(struct spy *s, const struct strata_flash_op
 {
     struct strata_flash f;
     memset(s, 0, sizeof *s);
+    memset(&f, 0, sizeof f); /* the NAND fields stay zero: no ECC, no marker, whole-page programs */
     s->answer = STRATA_EIO; /* a code the wrappers never make up themselves */
     f.ops = ops;
     f.ctx = s;
@@ -346,6 +347,13 @@ static void validate_rejects_bad_geometry(void **state)
     BAD(f.geo.erase_size = 0);
     BAD(f.geo.erase_count = 0);
     BAD(f.geo.read_size = 3);                       /* 64 % 3 */
+    BAD(f.geo.read_size = 12; f.geo.prog_size = 12; f.geo.page_size = 48; f.geo.erase_size = 96);
+                                                    /* units must be powers of two */
+    BAD(f.geo.ecc_strength = 1);                    /* ECC without a codeword size */
+    BAD(f.geo.ecc_strength = 1; f.geo.ecc_step = 24); /* codewords do not tile the page */
+    BAD(f.geo.prog_region = 24);                    /* regions do not tile the page */
+    BAD(f.geo.spare_region = 3);                    /* ... nor the spare */
+    BAD(f.geo.bbm_offset = 15; f.geo.bbm_len = 2);  /* marker beyond the spare */
     BAD(f.geo.prog_size = 128);                     /* program unit larger than the page */
     BAD(f.geo.erase_size = 96);                     /* not a multiple of the page */
     BAD(f.geo.spare_size = 0);                      /* CAP_SPARE without spare */
@@ -395,12 +403,13 @@ static void strerror_describes_every_code(void **state)
         {STRATA_EUNFORMATTED, "not formatted"},
         {STRATA_EVERSION, "unsupported format version"},
         {STRATA_EBADBLOCK, "bad block"},
+        {STRATA_EECC, "uncorrectable bit errors"},
     };
-    const int unknown[] = {1, 2, 100, -17, -100, INT_MAX, INT_MIN, INT_MIN + 1};
+    const int unknown[] = {1, 2, 100, -18, -100, INT_MAX, INT_MIN, INT_MIN + 1};
     size_t i, j;
     (void)state;
     for (i = 0; i < sizeof known / sizeof known[0]; i++) {
-        assert_int_equal(known[i].code, -(int)i); /* the codes are dense: 0, -1, ... -16 */
+        assert_int_equal(known[i].code, -(int)i); /* the codes are dense: 0, -1, ... -17 */
         assert_string_equal(strata_strerror(known[i].code), known[i].text);
         for (j = 0; j < i; j++)
             assert_string_not_equal(strata_strerror(known[i].code),
