@@ -17,9 +17,11 @@ struct pc_state {
     char why[160];
 };
 
+/* The configuration for the device; the context's RAM is gone (every caller then mounts). */
 static void set_cfg(struct pc_state *s, struct strata_sim *sim)
 {
     const struct strata_flash *f = strata_sim_flash(sim);
+    memset(&s->fs, 0, sizeof s->fs);
     memset(&s->cfg, 0, sizeof s->cfg);
     s->cfg.flash = f;
     s->cfg.buffer = s->buf;

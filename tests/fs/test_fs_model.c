@@ -55,6 +55,7 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
         t.cfg.buffer_size = opt_buffer;
     if (opt_name_max != 0) {
         t.cfg.name_max = opt_name_max;
+        assert_int_equal(strata_fs_unmount(&t.fs), 0);
         assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
     }
     assert_int_equal(tfs_remount(&t), 0);
