@@ -98,28 +98,29 @@ struct strata_fs_file_config {
 /* One open file: O(1) RAM whatever its size; owned by the caller, valid until close. The fields
  * are the file system's. */
 struct strata_fs_file {
-    struct strata_fs_file *next;   /* the context's list of open files */
-    uint32_t page, seq;            /* first extent (a copy not yet committed when it differs
-                                      from committed_page) */
-    uint32_t committed_page, committed_seq; /* first extent of the last commit */
-    uint32_t tail, tail_base, tail_cap; /* last extent of the chain (appends and length slots
-                                           go there), the file offset its data starts at, its
-                                           data area in bytes */
-    uint32_t cursor, cursor_base, cursor_end; /* extent holding the file offsets [base, end)
-                                                 last read */
-    uint32_t len, committed_len, pos;
-    uint32_t data_end;             /* offsets from here on were never programmed in place */
-    uint32_t log;                  /* micro log extent's first page, or 0xFFFFFFFF */
-    uint32_t buffered_at;          /* file offset of the first buffered byte */
-    uint8_t *buffer;               /* write-back buffer (NULL: none) */
-    uint16_t buffer_size, buffered;
+    uint8_t flags, state;
+    uint16_t buffer_size, buffered;        /* write-back buffer: size, bytes held */
     uint16_t log_records, log_record;      /* log configuration: records and their size */
     uint16_t log_used, log_committed;      /* log entries used now / at the last commit */
     uint16_t log_end;                      /* first blank log entry found at open */
     uint16_t last_key;                     /* key of the last entry this handle wrote */
     uint16_t slots;                        /* length slots written in the tail */
     uint16_t name_hash;
-    uint8_t flags, state;
+    struct strata_fs_file *next;           /* the context's list of open files */
+    uint32_t page, seq;                    /* first extent (a copy not yet committed when it
+                                              differs from committed_page) */
+    uint32_t committed_page, committed_seq; /* first extent of the last commit */
+    uint32_t tail, tail_base, tail_cap;    /* last extent of the chain (appends and length
+                                              slots go there), the file offset its data starts
+                                              at, its data area in bytes */
+    uint32_t cursor, cursor_base, cursor_end; /* extent holding the file offsets [base, end)
+                                                 last read */
+    uint32_t len, committed_len, pos;
+    uint32_t data_end;                     /* offsets from here on were never programmed in
+                                              place */
+    uint32_t log;                          /* micro log extent's first page, or 0xFFFFFFFF */
+    uint32_t buffered_at;                  /* file offset of the first buffered byte */
+    uint8_t *buffer;                       /* write-back buffer (NULL: none) */
 };
 
 struct strata_fs {

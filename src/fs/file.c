@@ -26,21 +26,20 @@ int strata_fs_opencfg(struct strata_fs *fs, struct strata_fs_file *f, const char
                       unsigned flags, const struct strata_fs_file_config *fc)
 {
     struct fs_hdr h;
-    uint32_t nlen;
     int rc;
     if (flags & STRATA_FS_APPEND)
         flags |= STRATA_FS_WRITE;
     if (f == NULL || (flags & ~31u) != 0 || !(flags & (STRATA_FS_READ | STRATA_FS_WRITE)) ||
         handle_ok(fs, f, 0))
         return STRATA_EINVAL;
-    rc = fs_find(fs, name, &nlen, &h);
+    rc = fs_find(fs, name, &h);
     if (rc == 0 && (flags & STRATA_FS_CREATE) && (flags & STRATA_FS_EXCL))
         return STRATA_EEXIST;
     if (rc == 0 && fs_opened(fs, h.page) != NULL)
         return STRATA_EBUSY;
     if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE))
-        rc = fs_new_file(fs, &h, name, nlen,
-                         fc != NULL && fc->size != 0 ? fc->size : fs->cfg.default_size, 0);
+        rc = fs_new_file(fs, &h, name, fc != NULL && fc->size != 0 ? fc->size : fs->cfg.default_size,
+                         0);
     if (rc != 0 || (rc = fs_load(fs, f, &h)) != 0)
         return rc;
     f->flags = (uint8_t)flags;
@@ -59,7 +58,7 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
     return strata_fs_opencfg(fs, f, name, flags, NULL);
 }
 
-/* Commit, then seal: the last slot written again, so that a closed file's committed state
+/* Commit, sealed: the last slot is written twice, so that a closed file's committed state
  * survives one damaged byte of either copy. */
 int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
 {
@@ -67,9 +66,7 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
     int rc;
     if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
-    rc = fs_commit(fs, f);
-    if (rc == 0 && (f->state & FF_COMMITTED))
-        rc = fs_put_slot(fs, f, f->committed_len, f->log_committed);
+    rc = fs_commit(fs, f, 1);
     for (p = &fs->open; *p != f; p = &(*p)->next)
         ;
     *p = f->next;
@@ -122,7 +119,7 @@ int fs_flush(struct strata_fs *fs, struct strata_fs_file *f)
     s.n = f->buffered;
     f->buffered = 0;
     rc = put_data(fs, f, s.off, s.p, s.n);
-    return rc == FS_COPY ? fs_rewrite(fs, f, 0, &s, NULL, NULL, 0) : rc;
+    return rc == FS_COPY ? fs_rewrite(fs, f, &s, NULL) : rc;
 }
 
 /* Append s at D: programmed at once without a buffer; with one, collected and programmed when a
@@ -187,7 +184,7 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
         }
         if (rc == FS_COPY) {
             s.n = end - s.off;
-            rc = fs_rewrite(fs, f, 0, &s, NULL, NULL, 0);
+            rc = fs_rewrite(fs, f, &s, NULL);
         }
         if (rc < 0)
             return rc;
@@ -218,7 +215,7 @@ int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t o
 
 int strata_fs_sync(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    return handle_ok(fs, f, 0) ? fs_commit(fs, f) : STRATA_EBADF;
+    return handle_ok(fs, f, 0) ? fs_commit(fs, f, 0) : STRATA_EBADF;
 }
 
 int strata_fs_truncate(struct strata_fs *fs, struct strata_fs_file *f, uint32_t size)

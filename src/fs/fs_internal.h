@@ -99,7 +99,7 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
 
 /* layout.c: headers, one-way fields */
 int fs_hdr_read(struct strata_fs *fs, uint32_t page, struct fs_hdr *h);
-int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
+int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name);
 int fs_state_of(const uint8_t *s);
 int fs_set_state(struct strata_fs *fs, uint32_t page, uint32_t byte);
 uint32_t fs_dual_get(const uint8_t *p, uint32_t width);
@@ -114,13 +114,12 @@ void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page);
 int fs_step(struct strata_fs *fs, struct fs_walk *w);
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page);
 int fs_visible(const struct strata_fs *fs, const struct fs_hdr *h);
-uint32_t fs_name_hash(const uint8_t *name, uint32_t n);
+uint32_t fs_name_hash(const struct strata_fs *fs, const uint8_t *name);
 uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name);
 void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t page);
-int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_hdr *h);
-int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_hdr *h);
-int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page);
-int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen);
+int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h);
+int fs_find(struct strata_fs *fs, const char *name, struct fs_hdr *h);
+int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name);
 
 /* gc.c: per-sector accounting, garbage collection, cleaning */
 struct fs_acct {
@@ -140,23 +139,23 @@ struct fs_span {
     const uint8_t *p;
     uint32_t off, n;
 };
-int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
-                uint32_t size, uint32_t cfg);
+int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t size,
+                uint32_t cfg);
 int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h);
 int fs_slot_ok(const uint8_t *s, uint32_t page, uint32_t i);
 uint32_t fs_room(const struct strata_fs_file *f);
-uint32_t fs_area_for(uint32_t size);
 int fs_pread(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n);
 int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint32_t need);
-int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used);
-int fs_commit(struct strata_fs *fs, struct strata_fs_file *f);
+int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
+                uint32_t copies);
+int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal);
+int fs_child(struct strata_fs *fs, struct fs_hdr *h, uint32_t owner, uint32_t seq);
 int fs_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t from, uint32_t to,
             uint32_t dst, const struct fs_span *s);
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
-               const struct fs_span *s, const struct fs_hdr *tpl, const char *name, uint32_t nlen);
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, const struct fs_hdr *tpl,
-                      const char *name, uint32_t nlen);
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s,
+               const struct fs_hdr *tpl);
+int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, const struct fs_hdr *tpl);
 
 /* file.c: the write-back buffer */
 int fs_flush(struct strata_fs *fs, struct strata_fs_file *f);
@@ -177,7 +176,6 @@ struct fs_scan {
     uint32_t files;
     /* check only: called for every event of the second pass */
     int (*check)(struct strata_fs *fs, struct fs_scan *sc, int ev, struct fs_walk *w);
-    uint32_t carry_end, carry_live;
 };
 int fs_scan(struct strata_fs *fs, struct fs_scan *sc);
 int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const char *what);

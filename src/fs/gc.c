@@ -17,21 +17,22 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 {
     struct fs_walk w;
     struct fs_acct a;
+    uint32_t pps = fs->pages_per_sector;
     int ev, rc, live;
     memset(&a, 0, sizeof a);
     fs_walk_at(fs, &w, 0);
     for (;;) {
         if ((ev = fs_step(fs, &w)) < 0)
             return ev;
-        if (ev == EV_END || w.at / fs->pages_per_sector != a.sector) {
+        if (ev == EV_END || w.at / pps != a.sector) {
             if ((rc = fn(fs, &a, arg)) != 0 || ev == EV_END)
                 return rc < 0 ? rc : 0;
-            a.sector = w.at / fs->pages_per_sector;
+            a.sector = w.at / pps;
             a.live = a.dead = a.free = 0;
         }
         /* pages carried in from the last extent that ran past its sector (never erase under a
          * live extent, even on an inconsistent image where its sector reads dirty) */
-        live = a.carry_live && a.carry_end > a.sector * fs->pages_per_sector;
+        live = a.carry_live && a.carry_end > a.sector * pps;
         if (ev == EV_EXTENT) {
             live = w.h.state != HS_OBSOLETE;
             if (w.h.f[HF_PAGES] > w.n) {
@@ -40,13 +41,10 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
             }
             a.files += live && fs_visible(fs, &w.h);
             a.logs += live && w.h.type == FS_T_LOG;
-        } else if (ev == EV_GARBAGE) {
-            live = 0;
-        } else if (ev == EV_FREE) {
-            a.free += w.n;
-            continue;
         }
-        if (live)
+        if (ev == EV_FREE)
+            a.free += w.n;
+        else if (live && ev != EV_GARBAGE)
             a.live += w.n;
         else
             a.dead += w.n;
@@ -55,12 +53,12 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 
 struct gc_run {
     uint32_t need, erased, from, to;
-    int done;
 };
 
 static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
 {
     struct gc_run *g = arg;
+    uint32_t first = a->sector * fs->pages_per_sector;
     int rc;
     if (a->live != 0 || a->dead == 0 || a->sector < g->from || a->sector >= g->to)
         return 0;
@@ -68,10 +66,9 @@ static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
         return rc;
     g->erased++;
     fs->gc_next = a->sector + 1;
-    if (a->sector * fs->pages_per_sector < fs->free_hint)
-        fs->free_hint = a->sector * fs->pages_per_sector; /* all free now */
+    fs->free_hint = fs_min(fs->free_hint, first); /* all free now */
     /* stop once the pages asked for are free: bounds the time one allocation can take */
-    return g->done = g->need != 0 && g->erased * fs->pages_per_sector >= g->need;
+    return g->need != 0 && g->erased * fs->pages_per_sector >= g->need;
 }
 
 /* Garbage collection (Coffee's Algorithm 2): erase sectors with no live page and at least one
@@ -85,10 +82,10 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     int rc;
     g.need = need;
     g.erased = 0;
-    g.done = 0;
     g.from = need ? fs->gc_next % fs->cfg.unit_count : 0;
     g.to = fs->cfg.unit_count;
-    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 && !g.done) {
+    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 &&
+           (need == 0 || g.erased * fs->pages_per_sector < need)) {
         g.to = g.from; /* then the sectors before where it started */
         g.from = 0;
     }
@@ -97,9 +94,7 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
 
 int strata_fs_gc(struct strata_fs *fs)
 {
-    if (fs == NULL || fs->mounted != FS_MOUNTED)
-        return STRATA_EINVAL;
-    return fs_gc(fs, 0);
+    return fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : fs_gc(fs, 0);
 }
 
 static int usage(struct strata_fs *fs, const struct fs_acct *a, void *arg)
@@ -149,21 +144,17 @@ static int victim(struct strata_fs *fs, uint32_t sector, struct fs_hdr *h)
     int ev;
     fs_walk_at(fs, &w, sector * fs->pages_per_sector);
     while ((ev = fs_step(fs, &w)) != EV_END && w.at / fs->pages_per_sector == sector) {
-        if (ev < 0)
-            return ev;
-        if (ev != EV_EXTENT || w.h.state == HS_OBSOLETE || w.h.type == FS_T_CONT)
-            continue;
-        if (w.h.type == FS_T_LOG && (ev = fs_hdr_read(fs, w.h.f[HF_OWNER], &w.h)) != HDR_VALID) {
-            if (ev < 0)
-                return ev;
-            continue;
-        }
-        if ((ev = fs_link(fs, w.h.page, O_NEXT(fs->cfg.name_max), &next)) != 0)
-            return ev;
-        if (fs_live(&w.h) && next == FS_NONE && fs_opened(fs, w.h.page) == NULL) {
+        if (ev == EV_EXTENT && w.h.state != HS_OBSOLETE && w.h.type == FS_T_LOG &&
+            (ev = fs_hdr_read(fs, w.h.f[HF_OWNER], &w.h)) >= 0)
+            ev = ev == HDR_VALID ? EV_EXTENT : EV_FREE;
+        if (ev == EV_EXTENT && fs_live(&w.h) && fs_opened(fs, w.h.page) == NULL &&
+            (ev = fs_link(fs, w.h.page, O_NEXT(fs->cfg.name_max), &next)) == 0 &&
+            next == FS_NONE) {
             *h = w.h; /* its name stays in the scratch buffer: the link read used the stack */
             return 1;
         }
+        if (ev < 0)
+            return ev;
     }
     return ev < 0 ? ev : 0;
 }
@@ -177,10 +168,10 @@ int fs_clean(struct strata_fs *fs)
     struct fs_hdr h;
     uint32_t i;
     int rc = fs_account(fs, pick_sector, &p);
-    for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pages_per_sector; i++) {
-        if ((rc = victim(fs, p.sector, &h)) != 1)
+    for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pages_per_sector; i++)
+        if ((rc = victim(fs, p.sector, &h)) == 1)
+            rc = fs_rewrite_closed(fs, &h, NULL);
+        else
             break;
-        rc = fs_rewrite_closed(fs, &h, NULL, NULL, 0);
-    }
     return rc == STRATA_ENOSPC ? 0 : rc;
 }

@@ -3,10 +3,10 @@
  * sector), the one funnel to the flash wrappers, reads and programs split at sector boundaries,
  * and the sector markers.
  *
- * Every program is checked first: the bytes it lands on must allow it (no bit the program leaves
- * at 1 is already 0), else STRATA_ECORRUPT and nothing is programmed. After a power cut or on a
- * damaged image, space the file system believes erased may hold stray bits; a real chip would
- * AND them silently into the new data.
+ * Every program is checked first: the bytes it lands on must allow it (no bit it leaves at 1 is
+ * already 0), else STRATA_ECORRUPT and nothing is programmed. After a power cut or on a damaged
+ * image, space the file system believes erased may hold stray bits; a real chip would AND them
+ * silently into the new data.
  */
 #include "fs_internal.h"
 
@@ -52,11 +52,24 @@ uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 }
 
 /* The one place the file system reaches the flash contract's checked wrappers. A power loss or a
- * device failure leaves the context stale: every call but mount is refused until remounted. */
+ * device failure leaves the context stale: every call but mount is refused until remounted. A
+ * program is checked first, 32 bytes at a time (see the top). */
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
 {
     const struct strata_flash *f = fs->cfg.flash;
-    int rc = op == DEV_READ   ? strata_flash_read(f, addr, buf, n)
+    uint8_t b[32], *p = buf;
+    uint32_t i, c;
+    int rc = 0;
+    for (i = 0; op == DEV_PROG && rc == 0 && i < n; i += c) {
+        uint32_t j;
+        c = fs_min(n - i, sizeof b);
+        rc = strata_flash_read(f, addr + i, b, c);
+        for (j = 0; rc == 0 && j < c; j++)
+            if ((p[i + j] & ~b[j]) != 0)
+                return STRATA_ECORRUPT;
+    }
+    if (rc == 0)
+        rc = op == DEV_READ   ? strata_flash_read(f, addr, buf, n)
              : op == DEV_PROG ? strata_flash_prog(f, addr, buf, n)
              : op == DEV_SYNC ? strata_flash_sync(f)
                               : strata_flash_erase(f, addr);
@@ -65,38 +78,18 @@ int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
     return rc;
 }
 
-/* Program after checking, 32 bytes at a time, that the target allows it (see the top). */
-static int prog_checked(struct strata_fs *fs, uint32_t a, const uint8_t *p, uint32_t n)
-{
-    uint8_t b[32];
-    uint32_t i, c;
-    int rc;
-    for (i = 0; i < n; i += c) {
-        uint32_t j;
-        c = fs_min(n - i, sizeof b);
-        if ((rc = fs_dev(fs, DEV_READ, a + i, b, c)) != 0)
-            return rc;
-        for (j = 0; j < c; j++)
-            if ((p[i + j] & ~b[j]) != 0)
-                return STRATA_ECORRUPT;
-    }
-    return fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)p, n);
-}
-
 /* Read or program n bytes at usable address u, one device call per sector touched. */
 static int io(struct strata_fs *fs, int op, uint32_t u, uint8_t *p, uint32_t n)
 {
-    while (n > 0) {
-        uint32_t in = u % fs->usable, chunk = fs_min(n, fs->usable - in);
-        uint32_t a = sector_addr(fs, u / fs->usable) + FS_MARKER + in;
-        int rc = op == DEV_PROG ? prog_checked(fs, a, p, chunk) : fs_dev(fs, op, a, p, chunk);
-        if (rc != 0)
-            return rc;
-        u += chunk;
-        p += chunk;
-        n -= chunk;
+    int rc = 0;
+    while (rc == 0 && n > 0) {
+        uint32_t in = u % fs->usable, c = fs_min(n, fs->usable - in);
+        rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_MARKER + in, p, c);
+        u += c;
+        p += c;
+        n -= c;
     }
-    return 0;
+    return rc;
 }
 
 int fs_read(struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
@@ -128,8 +121,9 @@ static void ok_word(const struct strata_fs *fs, uint8_t *w)
 
 /* 1: whole (then *first is the first header page, 0 when unclaimed), 0: dirty, 2: a marker of
  * another version or configuration, 3: whole but for one byte of its ok word (damage the walk
- * tolerates, or another configuration when no marker is whole), <0: error. A cut anywhere in an erase leaves the ok word zeroed or partly erased,
- * never three of its bytes right (but with a chance of about 2^-24). */
+ * tolerates, or another configuration when no marker is whole), <0: error. A cut anywhere in an
+ * erase leaves the ok word zeroed or partly erased, never three of its bytes right (but with a
+ * chance of about 2^-24). */
 int fs_marker(struct strata_fs *fs, uint32_t sector, uint32_t *first)
 {
     uint8_t m[FS_MARKER], w[4];
@@ -143,11 +137,9 @@ int fs_marker(struct strata_fs *fs, uint32_t sector, uint32_t *first)
     if (same < 3)
         return m[0] == 'S' && m[1] == 'F' ? 2 : 0;
     v = fs_dual_get(m + 4, 2);
-    if (v == FS_NONE)
-        v = 0;
-    else if (v == FS_BAD || v == 0 || v > fs->pages_per_sector)
+    *first = v == FS_NONE ? 0 : v;
+    if (v != FS_NONE && (v == FS_BAD || v == 0 || v > fs->pages_per_sector))
         return 0; /* torn: the allocation it served never finished */
-    *first = v;
     return same == 4 ? 1 : 3;
 }
 
@@ -177,30 +169,25 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     const struct strata_flash *f = cfg ? cfg->flash : NULL;
     struct strata_fs_config *c;
     uint8_t id[6];
-    uint32_t ps, n;
+    uint32_t ps;
     if (fs == NULL || f == NULL || strata_flash_validate(f) != 0)
         return STRATA_EINVAL;
     if (fs->mounted == FS_MOUNTED)
         return STRATA_EBUSY;
-    c = &fs->cfg;
-    if (f->geo.read_size != 1 || f->geo.prog_size != 1 ||
+    if ((f->geo.read_size | f->geo.prog_size) != 1 ||
         (f->caps & (STRATA_FLASH_CAP_BITWISE_PROGRAM | STRATA_FLASH_CAP_INORDER_PAGES |
                     STRATA_FLASH_CAP_NO_ERASE | STRATA_FLASH_CAP_BAD_BLOCKS)) !=
             STRATA_FLASH_CAP_BITWISE_PROGRAM)
         return STRATA_EDEVICE;
     memset(fs, 0, sizeof *fs);
+    c = &fs->cfg;
     *c = *cfg;
     ps = f->geo.page_size;
-    if (c->name_max == 0)
-        c->name_max = 16;
-    if (c->default_size == 0)
-        c->default_size = 4096;
-    if (c->log_record == 0)
-        c->log_record = ps;
-    if (c->log_size == 0)
-        c->log_size = 4 * ps;
-    if (c->unit_count == 0)
-        c->unit_count = f->geo.erase_count - c->first_unit;
+    c->name_max += c->name_max ? 0 : 16;
+    c->default_size += c->default_size ? 0 : 4096;
+    c->log_record += c->log_record ? 0 : ps;
+    c->log_size += c->log_size ? 0 : 4 * ps;
+    c->unit_count += c->unit_count ? 0 : f->geo.erase_count - c->first_unit;
     fs->header_size = HDR_SIZE(c->name_max);
     fs->pages_per_sector = f->geo.erase_size / ps;
     fs->usable = f->geo.erase_size - FS_MARKER;
@@ -208,11 +195,10 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     strata_put_le16(id, c->name_max);
     strata_put_le32(id + 2, ps);
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
-    n = c->log_size / c->log_record;
-    if (c->first_unit >= f->geo.erase_count ||
-        c->unit_count > f->geo.erase_count - c->first_unit || c->name_max > STRATA_FS_NAME_LIMIT ||
-        c->buffer == NULL || c->buffer_size < 64 || ps < fs->header_size + FS_MARKER + 2 * FS_SLOT ||
-        c->log_record > 0xFFFF || n == 0 || n > 0x7FFF || fs->pages < 2)
+    if (c->first_unit >= f->geo.erase_count || c->unit_count > f->geo.erase_count - c->first_unit ||
+        c->name_max > STRATA_FS_NAME_LIMIT || c->buffer == NULL || c->buffer_size < 64 ||
+        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || c->log_record > 0xFFFF ||
+        c->log_size / c->log_record - 1 >= 0x7FFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;
 }

@@ -2,15 +2,15 @@
  * Extent headers and their one-way fields (docs/format-fs.md).
  *
  * Every field written after the header reads, whatever a power cut or a single damaged byte
- * leaves, either as its old value, its new value, or (links only) as unusable; never as a
- * different valid value:
+ * leaves, as its old value or its new value (links and the marker's first-page field: or as
+ * unusable); never as a different valid value:
  *   - the state (4 bytes): new FF FF FF FF, sealed 0F 0F 0F 0F, obsolete 00 00 00 00, decided by
  *     three bytes of four, so one damaged byte changes nothing and a torn write reads as either
  *     state;
- *   - links and the sector's first-page field (dual values): v, ~v, v, ~v; either whole copy
- *     gives the value, so one damaged byte changes nothing, and a torn write never yields a
- *     whole copy of another value (a tear leaves bits at 1 that should be 0, which a value and
- *     its complement cannot both hide).
+ *   - links and the first-page field (dual values): v, ~v, v, ~v; either whole copy gives the
+ *     value, so one damaged byte changes nothing, and a torn write never yields a whole copy of
+ *     another value (a tear leaves bits at 1 that should be 0, which a value and its complement
+ *     cannot both hide).
  * Headers are read and built in the scratch buffer; a parsed header's name points there and is
  * valid until the buffer is used again.
  */
@@ -33,10 +33,10 @@ static uint32_t get_le(const uint8_t *p, uint32_t width)
 
 uint32_t fs_dual_get(const uint8_t *p, uint32_t width)
 {
-    uint32_t mask = width == 4 ? 0xFFFFFFFFu : 0xFFFFu, copy;
-    for (copy = 0; copy < 2; copy++) {
-        uint32_t v = get_le(p + 2 * width * copy, width);
-        if ((v ^ get_le(p + 2 * width * copy + width, width)) == mask)
+    uint32_t mask = width == 4 ? 0xFFFFFFFFu : 0xFFFFu, i;
+    for (i = 0; i < 4 * width; i += 2 * width) {
+        uint32_t v = get_le(p + i, width);
+        if ((v ^ get_le(p + i + width, width)) == mask)
             return v;
     }
     return fs_blank(p, 4 * width) ? FS_NONE : FS_BAD;
@@ -68,7 +68,7 @@ int fs_link_write(struct strata_fs *fs, uint32_t page, uint32_t off, uint32_t ta
 /* Read and parse the header at page: the CRC part and the state (what a walk reads). */
 int fs_hdr_read(struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
 {
-    uint32_t N = fs->cfg.name_max, i;
+    uint32_t N = fs->cfg.name_max, i, t;
     uint8_t *raw = fs->cfg.buffer;
     int rc;
     memset(h, 0, sizeof *h);
@@ -81,16 +81,16 @@ int fs_hdr_read(struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
         return HDR_BLANK;
     for (i = 0; i < HF_COUNT; i++)
         h->f[i] = strata_get_le32(raw + O_FIELDS + 4 * i);
+    t = strata_get_le32(raw); /* type, then three zero bytes */
     h->type = raw[0];
     h->state = (uint8_t)fs_state_of(raw + O_STATE(N));
     h->name = raw + O_NAME;
-    /* type, then three zero bytes */
-    if ((strata_get_le32(raw) != FS_T_DATA && strata_get_le32(raw) != FS_T_LOG &&
-         strata_get_le32(raw) != FS_T_CONT) ||
-        strata_get_le32(raw + O_CRC(N)) != (strata_crc32(0, raw, O_CRC(N)) ^ CRC_HDR) ||
-        h->f[HF_PAGES] == 0 || h->f[HF_PAGES] > fs->pages - page || h->f[HF_SEQ] == FS_NONE)
-        return HDR_GARBAGE;
-    return HDR_VALID;
+    return (t == FS_T_DATA || t == FS_T_LOG || t == FS_T_CONT) &&
+                   strata_get_le32(raw + O_CRC(N)) == (strata_crc32(0, raw, O_CRC(N)) ^ CRC_HDR) &&
+                   h->f[HF_PAGES] != 0 && h->f[HF_PAGES] <= fs->pages - page &&
+                   h->f[HF_SEQ] != FS_NONE
+               ? HDR_VALID
+               : HDR_GARBAGE;
 }
 
 /* A live data file: valid (the caller checked) and not obsolete. */
@@ -101,23 +101,22 @@ int fs_live(const struct fs_hdr *h)
 
 /* Write the header h describes at h->page in one program (a cut leaves it blank or invalid),
  * giving it the next sequence number, then seal it (a header that reads invalid while sealed was
- * damaged, not torn). A data extent's name is `name`, or with NULL the name of the extent it
- * supersedes (a copy); other extents have none. */
-int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
+ * damaged, not torn). A data extent's name is `name` (NUL-terminated), or with NULL the name of
+ * the extent it supersedes (a copy); other extents have none. */
+int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name)
 {
     uint32_t N = fs->cfg.name_max, i;
     uint8_t *raw = fs->cfg.buffer;
     struct fs_hdr o;
-    int rc;
+    int rc = HDR_VALID;
     if (fs->seq >= 0xFFFFFFF0u)
         return STRATA_ENOSPC; /* sequence numbers exhausted (after 4e9 creations) */
-    if (name == NULL && h->type == FS_T_DATA) {
-        if ((rc = fs_hdr_read(fs, h->f[HF_OWNER], &o)) != HDR_VALID)
-            return rc < 0 ? rc : STRATA_ECORRUPT; /* the name is now in place in raw */
-    } else {
+    if (name != NULL || h->type != FS_T_DATA) {
         memset(raw + O_NAME, h->type == FS_T_DATA ? 0x00 : 0xFF, N);
         if (name != NULL)
-            memcpy(raw + O_NAME, name, nlen);
+            strncpy((char *)raw + O_NAME, name, N);
+    } else if ((rc = fs_hdr_read(fs, h->f[HF_OWNER], &o)) != HDR_VALID) {
+        return rc < 0 ? rc : STRATA_ECORRUPT; /* else its name is in place in raw */
     }
     h->f[HF_SEQ] = ++fs->seq;
     strata_put_le32(raw, h->type);
@@ -143,15 +142,14 @@ int fs_set_state(struct strata_fs *fs, uint32_t page, uint32_t byte)
  * and its continuations, in chain order (a cut part way leaves orphans mount obsoletes). */
 int fs_obsolete(struct strata_fs *fs, uint32_t page)
 {
-    uint32_t N = fs->cfg.name_max, log, next;
+    uint32_t N = fs->cfg.name_max, log;
     int rc = fs_link(fs, page, O_LOG(N), &log);
-    if (rc == 0)
-        rc = fs_set_state(fs, page, 0);
-    if (rc == 0 && log < FS_BAD)
-        rc = fs_set_state(fs, log, 0);
-    while (rc == 0 && (rc = fs_link(fs, page, O_NEXT(N), &next)) == 0 && next < FS_BAD) {
-        rc = fs_set_state(fs, next, 0);
-        page = next;
+    while (rc == 0 && (rc = fs_set_state(fs, page, 0)) == 0) {
+        if (log < FS_BAD)
+            rc = fs_set_state(fs, log, 0);
+        log = FS_NONE;
+        if (rc == 0 && (rc = fs_link(fs, page, O_NEXT(N), &page)) == 0 && page >= FS_BAD)
+            break;
     }
     return rc;
 }

@@ -35,9 +35,10 @@ uint32_t fs_entry_key(const uint8_t *e)
     return key <= KEY_LIMIT && ((key ^ comp) & KEY_LIMIT) == KEY_LIMIT ? key : FS_NONE;
 }
 
-/* Scan the valid entries among [0, log_used) in order: raise *top to the end of each one's range
- * and, with buf (file bytes [off, off+n)), copy the part of its record that overlaps it, so that
- * the newest record of a range is applied last. */
+/* Scan the entries among [0, log_used) in order: raise *top to the end of each one's range and,
+ * with buf (file bytes [off, off+n)), copy the part of its record that overlaps it, so that the
+ * newest record of a range is applied last. These entries are whole or voided (00 00 00 00): a
+ * cut never leaves one torn there, so any other is damage (STRATA_ECORRUPT). */
 int fs_log_scan(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
                 uint32_t n, uint32_t *top)
 {
@@ -51,8 +52,10 @@ int fs_log_scan(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t o
         for (i = 0; rc == 0 && i < c; i++) {
             uint32_t key = fs_entry_key(b + i * FS_ENTRY), a = key * rs;
             uint32_t lo = fs_max(a, off), hi = fs_min(a + rs, off + n);
-            if (key == FS_NONE)
+            if (key == FS_NONE) {
+                rc = strata_get_le32(b + i * FS_ENTRY) != 0 ? STRATA_ECORRUPT : 0;
                 continue;
+            }
             *top = fs_max(*top, a + rs);
             if (buf != NULL && lo < hi)
                 rc = fs_read(fs, record_u(fs, f, j + i) + (lo - a), buf + (lo - off), hi - lo);
@@ -79,10 +82,7 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
     h.type = FS_T_LOG;
     h.f[HF_PAGES] = index_pages(fs, n) + fs_pages_for(fs, n * rs);
     h.f[HF_CFG] = n | rs << 16;
-    h.f[HF_OWNER] = f->page;
-    h.f[HF_OWNER_SEQ] = f->seq;
-    h.f[HF_REPLACES] = h.f[HF_REPLACES_SEQ] = FS_NONE;
-    if ((rc = fs_create(fs, &h, NULL, 0)) != 0 ||
+    if ((rc = fs_child(fs, &h, f->page, f->seq)) != 0 ||
         (rc = fs_link_write(fs, f->page, O_LOG(fs->cfg.name_max), h.page)) != 0)
         return rc;
     f->log = h.page;
@@ -127,7 +127,7 @@ int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
     uint8_t m = (uint8_t)(~(uint32_t)f->last_key >> 8 & 0x7F);
     int rc;
     if (f->last_key > KEY_LIMIT)
-        return fs_put_slot(fs, f, f->len, f->log_used);
+        return fs_put_slot(fs, f, f->len, f->log_used, 1);
     rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
     return rc ? rc : fs_prog(fs, entry_u(fs, f, f->log_used - 1u) + 3, &m, 1);
 }

@@ -116,7 +116,7 @@ int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
             if (pass) {
                 rc = sc->check(fs, sc, ev, &w);
             } else if (ev == EV_EXTENT) {
-                hash = fs_name_hash(w.h.name, fs_name_len(fs, w.h.name));
+                hash = fs_name_hash(fs, w.h.name);
                 if ((rc = settle(fs, sc, &w.h)) == 0 && fs_visible(fs, &w.h)) {
                     sc->files++;
                     fs_cache_put(fs, w.h.page, hash, w.h.page);

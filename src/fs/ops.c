@@ -2,17 +2,16 @@
 #include "fs_internal.h"
 
 /* A closed file of that name: STRATA_EBUSY when it is open. */
-static int find_closed(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_hdr *h)
+static int find_closed(struct strata_fs *fs, const char *name, struct fs_hdr *h)
 {
-    int rc = fs_find(fs, name, nlen, h);
+    int rc = fs_find(fs, name, h);
     return rc == 0 && fs_opened(fs, h->page) != NULL ? STRATA_EBUSY : rc;
 }
 
 int strata_fs_remove(struct strata_fs *fs, const char *name)
 {
     struct fs_hdr h;
-    uint32_t nlen;
-    int rc = find_closed(fs, name, &nlen, &h);
+    int rc = find_closed(fs, name, &h);
     if (rc != 0 || (rc = fs_obsolete(fs, h.page)) != 0)
         return rc;
     fs_cache_put(fs, h.page, 0, FS_NONE);
@@ -26,18 +25,18 @@ int strata_fs_remove(struct strata_fs *fs, const char *name)
 int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 {
     struct fs_hdr h, t;
-    uint32_t nlen, tlen;
-    int rc = find_closed(fs, to, &tlen, &h);
+    int rc = find_closed(fs, to, &h);
     if (rc != 0 && rc != STRATA_ENOENT)
         return rc;
-    t.f[HF_CFG] = FS_NONE;
+    memset(t.f, 0xFF, sizeof t.f);
     t.f[HF_REPLACES] = rc == 0 ? h.page : FS_NONE;
     t.f[HF_REPLACES_SEQ] = rc == 0 ? h.f[HF_SEQ] : FS_NONE;
-    if ((rc = find_closed(fs, from, &nlen, &h)) != 0)
+    t.name = (const uint8_t *)to;
+    if ((rc = find_closed(fs, from, &h)) != 0)
         return rc;
     if (h.page == t.f[HF_REPLACES])
         return 0; /* same name */
-    if ((rc = fs_rewrite_closed(fs, &h, &t, to, tlen)) != 0 || t.f[HF_REPLACES] == FS_NONE)
+    if ((rc = fs_rewrite_closed(fs, &h, &t)) != 0 || t.f[HF_REPLACES] == FS_NONE)
         return rc;
     fs_cache_put(fs, t.f[HF_REPLACES], 0, FS_NONE);
     return fs_obsolete(fs, t.f[HF_REPLACES]);
@@ -46,27 +45,27 @@ int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
 {
     struct fs_hdr h;
-    uint32_t nlen;
-    int rc = fs_find(fs, name, &nlen, &h);
+    int rc = fs_find(fs, name, &h);
     if (rc == 0)
         return STRATA_EEXIST;
-    return rc != STRATA_ENOENT ? rc : fs_new_file(fs, &h, name, nlen, size, 0);
+    return rc != STRATA_ENOENT ? rc : fs_new_file(fs, &h, name, size, 0);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
                             uint32_t record_size)
 {
     struct fs_hdr h, t;
-    uint32_t nlen, n = record_size ? log_size / record_size : 0;
+    uint32_t n = record_size ? log_size / record_size : 0;
     int rc;
     if (record_size == 0 || record_size > 0xFFFF || n == 0 || n > 0x7FFF)
         return STRATA_EINVAL;
+    memset(&t, 0, sizeof t);
+    memset(t.f, 0xFF, sizeof t.f);
     t.f[HF_CFG] = n | record_size << 16;
-    t.f[HF_REPLACES] = t.f[HF_REPLACES_SEQ] = FS_NONE;
-    rc = find_closed(fs, name, &nlen, &h);
+    rc = find_closed(fs, name, &h);
     if (rc == STRATA_ENOENT)
-        return fs_new_file(fs, &h, name, nlen, fs->cfg.default_size, t.f[HF_CFG]);
-    return rc != 0 ? rc : fs_rewrite_closed(fs, &h, &t, NULL, 0);
+        return fs_new_file(fs, &h, name, fs->cfg.default_size, t.f[HF_CFG]);
+    return rc != 0 ? rc : fs_rewrite_closed(fs, &h, &t);
 }
 
 /* Describe the visible data file h (through its open handle when there is one). */
@@ -94,8 +93,7 @@ static int describe(struct strata_fs *fs, const struct fs_hdr *h, struct strata_
 int strata_fs_stat(struct strata_fs *fs, const char *name, struct strata_fs_stat *st)
 {
     struct fs_hdr h;
-    uint32_t nlen;
-    int rc = st == NULL ? STRATA_EINVAL : fs_find(fs, name, &nlen, &h);
+    int rc = st == NULL ? STRATA_EINVAL : fs_find(fs, name, &h);
     return rc ? rc : describe(fs, &h, st);
 }
 

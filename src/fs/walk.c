@@ -24,28 +24,26 @@ void fs_walk_at(const struct strata_fs *fs, struct fs_walk *w, uint32_t page)
 
 int fs_step(struct strata_fs *fs, struct fs_walk *w)
 {
-    uint32_t pps = fs->pages_per_sector, s = w->page / pps, left = (s + 1) * pps - w->page;
-    uint32_t first = 0, n = left;
+    uint32_t pps = fs->pages_per_sector, s = w->page / pps, n = (s + 1) * pps - w->page;
+    uint32_t first = 0;
     int ev = EV_FREE;
     if (w->page >= fs->pages)
         return EV_END;
     w->at = w->page;
-    if (w->sector != s + 1) {
+    if (w->sector != s + 1) { /* entering a sector: n is the whole sector */
         w->sector = s + 1;
         if ((ev = fs_marker(fs, s, &first)) < 0)
             return ev;
         w->others += ev >= 2; /* another version or configuration, or one damaged byte */
         w->oks += ev == 1;
-        /* a sector is entered at its start: left is the whole sector */
         ev = ev == 0 || ev == 2 ? EV_DIRTY : first > 0 ? EV_COVER : EV_FREE;
-        if (ev == EV_COVER)
-            n = first;
+        n = ev == EV_COVER ? first : n;
     }
     if (ev == EV_FREE) {
         if ((ev = fs_hdr_read(fs, w->page, &w->h)) < 0)
             return ev;
         ev = ev == HDR_BLANK ? EV_FREE : ev == HDR_GARBAGE ? EV_GARBAGE : EV_EXTENT;
-        n = ev == EV_GARBAGE ? 1 : ev == EV_EXTENT ? fs_min(w->h.f[HF_PAGES], left) : left;
+        n = ev == EV_GARBAGE ? 1 : ev == EV_EXTENT ? fs_min(w->h.f[HF_PAGES], n) : n;
     }
     w->n = n;
     w->page += n;
@@ -55,10 +53,9 @@ int fs_step(struct strata_fs *fs, struct fs_walk *w)
 struct strata_fs_file *fs_opened(const struct strata_fs *fs, uint32_t page)
 {
     struct strata_fs_file *f;
-    for (f = fs->open; f != NULL; f = f->next)
-        if (f->committed_page == page || f->page == page)
-            return f;
-    return NULL;
+    for (f = fs->open; f != NULL && f->committed_page != page && f->page != page; f = f->next)
+        ;
+    return f;
 }
 
 /* A live data file that the namespace shows: not a copy an open file has not committed yet. */
@@ -68,9 +65,17 @@ int fs_visible(const struct strata_fs *fs, const struct fs_hdr *h)
     return fs_live(h) && (f == NULL || f->committed_page == h->page);
 }
 
-uint32_t fs_name_hash(const uint8_t *name, uint32_t n)
+uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name)
 {
-    return strata_crc32(0, name, n) & 0xFFFF;
+    uint32_t n = 0;
+    while (n < fs->cfg.name_max && name[n] != 0)
+        n++;
+    return n;
+}
+
+uint32_t fs_name_hash(const struct strata_fs *fs, const uint8_t *name)
+{
+    return strata_crc32(0, name, fs_name_len(fs, name)) & 0xFFFF;
 }
 
 /* Point the cache entry of page `old` (or a free one; FS_NONE: a free one) at (hash, page);
@@ -94,58 +99,46 @@ void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t pa
 }
 
 /* The valid header h is the visible data file of that name. */
-static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name, uint32_t n)
+static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name)
 {
-    return fs_visible(fs, h) && memcmp(h->name, name, n) == 0 &&
-           (n == fs->cfg.name_max || h->name[n] == 0);
-}
-
-uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name)
-{
-    uint32_t n = 0;
-    while (n < fs->cfg.name_max && name[n] != 0)
-        n++;
-    return n;
+    return fs_visible(fs, h) && strncmp((const char *)h->name, name, fs->cfg.name_max) == 0;
 }
 
 /* Find the visible data file of that name; on success h describes its header. A walk puts every
  * live file it passes into the cache, and one that saw them all (no hit) may find the cache
  * complete again. */
-int fs_lookup(struct strata_fs *fs, const char *name, uint32_t nlen, struct fs_hdr *h)
+int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h)
 {
-    uint32_t hash = fs_name_hash((const uint8_t *)name, nlen), i, files = 0;
+    uint32_t hash = fs_name_hash(fs, (const uint8_t *)name), i, files = 0;
     struct fs_walk w;
     int ev;
-    for (i = 0; i < STRATA_FS_CACHE; i++) {
-        if (fs->cache[i].hash != hash || fs->cache[i].page == FS_NONE)
-            continue;
-        if ((ev = fs_hdr_read(fs, fs->cache[i].page, h)) < 0)
-            return ev;
-        if (ev == HDR_VALID && named(fs, h, name, nlen))
-            return 0;
-    }
+    for (i = 0; i < STRATA_FS_CACHE; i++)
+        if (fs->cache[i].hash == hash && fs->cache[i].page != FS_NONE &&
+            ((ev = fs_hdr_read(fs, fs->cache[i].page, h)) < 0 ||
+             (ev == HDR_VALID && named(fs, h, name))))
+            return ev < 0 ? ev : 0;
     if (fs->cache_complete)
         return STRATA_ENOENT;
     fs_walk_at(fs, &w, 0);
     while ((ev = fs_step(fs, &w)) != EV_END) {
-        if (ev < 0)
-            return ev;
-        if (ev != EV_EXTENT || !fs_visible(fs, &w.h))
-            continue;
-        files++;
-        fs_cache_put(fs, w.h.page, fs_name_hash(w.h.name, fs_name_len(fs, w.h.name)), w.h.page);
-        if (named(fs, &w.h, name, nlen)) {
-            *h = w.h;
-            return 0;
+        if (ev < 0 || (ev == EV_EXTENT && fs_visible(fs, &w.h))) {
+            if (ev < 0)
+                return ev;
+            files++;
+            fs_cache_put(fs, w.h.page, fs_name_hash(fs, w.h.name), w.h.page);
+            if (named(fs, &w.h, name)) {
+                *h = w.h;
+                return 0;
+            }
         }
     }
     fs->cache_complete = files <= STRATA_FS_CACHE;
     return STRATA_ENOENT;
 }
 
-/* The common start of calls by name: a mounted context, a valid name (its length in *nlen) and
- * its lookup (0 or STRATA_ENOENT). */
-int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_hdr *h)
+/* The common start of calls by name: a mounted context, a valid name and its lookup (0 or
+ * STRATA_ENOENT). */
+int fs_find(struct strata_fs *fs, const char *name, struct fs_hdr *h)
 {
     uint32_t n = 0;
     if (fs == NULL || fs->mounted != FS_MOUNTED || name == NULL)
@@ -154,10 +147,7 @@ int fs_find(struct strata_fs *fs, const char *name, uint32_t *nlen, struct fs_hd
         n++;
     if (n == 0)
         return STRATA_EINVAL;
-    if (n > fs->cfg.name_max)
-        return STRATA_ENAMETOOLONG;
-    *nlen = n;
-    return fs_lookup(fs, name, n, h);
+    return n > fs->cfg.name_max ? STRATA_ENAMETOOLONG : fs_lookup(fs, name, h);
 }
 
 /* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
@@ -177,14 +167,12 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
             len = 0;
             continue;
         }
-        if (hint == fs->pages)
-            hint = w.at;
+        hint = fs_min(hint, w.at);
         if (len == 0 || w.at != start + len) {
             start = w.at;
             len = 0;
         }
-        len += w.n;
-        if (len >= pages) {
+        if ((len += w.n) >= pages) {
             fs->free_hint = start == hint ? start + pages : hint;
             *page = start;
             return 0;
@@ -194,31 +182,20 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
     return STRATA_ENOSPC;
 }
 
-/* Allocate `pages` pages first-fit, collecting garbage (a few sectors at a time) while nothing
- * fits and something is left to erase. Then claim the sectors the run extends into through
- * their markers (before the header is written). */
-int fs_alloc(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+/* Allocate h->f[HF_PAGES] pages first-fit, collecting garbage (a few sectors at a time) while
+ * nothing fits and something is left to erase, claim the sectors the run extends into through
+ * their markers, then write the header h describes there (name: see fs_hdr_write). */
+int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name)
 {
-    uint32_t s, end, pps = fs->pages_per_sector;
-    int rc;
-    if (pages > fs->pages)
-        return STRATA_ENOSPC;
-    while ((rc = find_run(fs, pages, page)) == STRATA_ENOSPC)
+    uint32_t pps = fs->pages_per_sector, pages = h->f[HF_PAGES], s, end;
+    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, &h->page);
+    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
         if ((rc = fs_gc(fs, pages)) <= 0)
             return rc < 0 ? rc : STRATA_ENOSPC;
-    if (rc != 0)
-        return rc;
-    end = *page + pages;
-    for (s = *page / pps + 1; s * pps < end; s++)
-        if ((rc = fs_marker_claim(fs, s, fs_min(end - s * pps, pps))) != 0)
-            return rc;
-    return 0;
-}
-
-/* Allocate h->f[HF_PAGES] pages and write the header h describes there; sets h->page and its
- * sequence number. Name: see fs_hdr_write. */
-int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
-{
-    int rc = fs_alloc(fs, h->f[HF_PAGES], &h->page);
-    return rc ? rc : fs_hdr_write(fs, h, name, nlen);
+        rc = find_run(fs, pages, &h->page);
+    }
+    end = h->page + pages;
+    for (s = h->page / pps + 1; rc == 0 && s * pps < end; s++)
+        rc = fs_marker_claim(fs, s, fs_min(end - s * pps, pps));
+    return rc ? rc : fs_hdr_write(fs, h, name);
 }
