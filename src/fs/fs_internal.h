@@ -94,6 +94,7 @@ int fs_prog(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n);
 int fs_blank(const uint8_t *p, uint32_t n);
 int fs_marker(struct strata_fs *fs, uint32_t sector, uint32_t *first);
 int fs_marker_claim(struct strata_fs *fs, uint32_t sector, uint32_t first);
+int fs_marker_retire(struct strata_fs *fs, uint32_t sector);
 int fs_erase(struct strata_fs *fs, uint32_t sector);
 int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg);
 

@@ -151,16 +151,22 @@ int fs_marker_claim(struct strata_fs *fs, uint32_t sector, uint32_t first)
     return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 8);
 }
 
-/* Zero the ok word, erase, write it again: a cut anywhere leaves the sector dirty. */
+/* Zero the ok word: the sector is dirty from now on (nothing live may be in it). */
+int fs_marker_retire(struct strata_fs *fs, uint32_t sector)
+{
+    static const uint8_t zero[4];
+    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector), (void *)(uintptr_t)zero, 4);
+}
+
+/* Retire, erase, write the ok word again: a cut anywhere leaves the sector dirty. */
 int fs_erase(struct strata_fs *fs, uint32_t sector)
 {
-    uint8_t w[4] = {0, 0, 0, 0};
-    uint32_t a = sector_addr(fs, sector);
-    int rc = fs_dev(fs, DEV_PROG, a, w, 4);
+    uint8_t w[4];
+    int rc = fs_marker_retire(fs, sector);
     if (rc == 0)
         rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
     ok_word(fs, w);
-    return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
+    return rc ? rc : fs_dev(fs, DEV_PROG, sector_addr(fs, sector), w, 4);
 }
 
 /* Validate the device and configuration; fill the context's geometry. */

@@ -8,9 +8,10 @@
  *     three bytes of four, so one damaged byte changes nothing and a torn write reads as either
  *     state;
  *   - links and the first-page field (dual values): v, ~v, v, ~v; either whole copy gives the
- *     value, so one damaged byte changes nothing, and a torn write never yields a whole copy of
- *     another value (a tear leaves bits at 1 that should be 0, which a value and its complement
- *     cannot both hide).
+ *     value and a copy still blank means "not written", so one damaged byte changes nothing,
+ *     and a torn write never yields a whole copy of another value (a tear leaves bits at 1 that
+ *     should be 0, which a value and its complement cannot both hide). A field that reads as
+ *     not written but is not blank is never programmed over: the program check refuses it.
  * Headers are read and built in the scratch buffer; a parsed header's name points there and is
  * valid until the buffer is used again.
  */
@@ -31,6 +32,8 @@ static uint32_t get_le(const uint8_t *p, uint32_t width)
     return width == 4 ? strata_get_le32(p) : strata_get_le16(p);
 }
 
+/* Either whole copy gives the value; a copy still blank means the write never happened (a cut
+ * leaving it blank, or one damaged byte in the other); FS_BAD when both are torn. */
 uint32_t fs_dual_get(const uint8_t *p, uint32_t width)
 {
     uint32_t mask = width == 4 ? 0xFFFFFFFFu : 0xFFFFu, i;
@@ -39,7 +42,7 @@ uint32_t fs_dual_get(const uint8_t *p, uint32_t width)
         if ((v ^ get_le(p + i + width, width)) == mask)
             return v;
     }
-    return fs_blank(p, 4 * width) ? FS_NONE : FS_BAD;
+    return fs_blank(p, 2 * width) || fs_blank(p + 2 * width, 2 * width) ? FS_NONE : FS_BAD;
 }
 
 void fs_dual_put(uint8_t *p, uint32_t v, uint32_t width)

@@ -82,9 +82,11 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
     h.type = FS_T_LOG;
     h.f[HF_PAGES] = index_pages(fs, n) + fs_pages_for(fs, n * rs);
     h.f[HF_CFG] = n | rs << 16;
-    if ((rc = fs_child(fs, &h, f->page, f->seq)) != 0 ||
-        (rc = fs_link_write(fs, f->page, O_LOG(fs->cfg.name_max), h.page)) != 0)
+    if ((rc = fs_child(fs, &h, f->page, f->seq)) != 0)
         return rc;
+    /* a link field a cut or damage left programmed: the log goes, the caller copies instead */
+    if ((rc = fs_link_write(fs, f->page, O_LOG(fs->cfg.name_max), h.page)) != 0)
+        return rc == STRATA_ECORRUPT && fs_set_state(fs, h.page, 0) == 0 ? FS_COPY : rc;
     f->log = h.page;
     f->state |= FF_LOG_READY;
     return 0;
@@ -153,8 +155,8 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
     uint8_t e[FS_ENTRY];
     uint32_t rs = f->log_record, key = s->off / rs, a = key * rs, end = s->off + s->n;
     int rc = 0;
-    if (f->log == FS_NONE)
-        rc = log_create(fs, f);
+    if (f->log == FS_NONE && (rc = log_create(fs, f)) == FS_COPY)
+        f->log = FS_BAD;
     else if (f->log != FS_BAD && !(f->state & FF_LOG_READY))
         rc = log_prepare(fs, f);
     while (rc == 0) {

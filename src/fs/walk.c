@@ -184,18 +184,24 @@ static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 
 /* Allocate h->f[HF_PAGES] pages first-fit, collecting garbage (a few sectors at a time) while
  * nothing fits and something is left to erase, claim the sectors the run extends into through
- * their markers, then write the header h describes there (name: see fs_hdr_write). */
+ * their markers, then write the header h describes there (name: see fs_hdr_write). A claim
+ * that does not program (the free sector's field holds stray bits from a cut) retires that
+ * sector (its ok word zeroed: dirty, erased by a later collection) and allocates again. */
 int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name)
 {
     uint32_t pps = fs->pages_per_sector, pages = h->f[HF_PAGES], s, end;
-    int rc = pages > fs->pages ? STRATA_ENOSPC : find_run(fs, pages, &h->page);
-    while (rc == STRATA_ENOSPC && pages <= fs->pages) {
-        if ((rc = fs_gc(fs, pages)) <= 0)
-            return rc < 0 ? rc : STRATA_ENOSPC;
-        rc = find_run(fs, pages, &h->page);
+    int rc = STRATA_ENOSPC;
+    while (rc != 0 && pages <= fs->pages) {
+        while ((rc = find_run(fs, pages, &h->page)) == STRATA_ENOSPC)
+            if ((rc = fs_gc(fs, pages)) <= 0)
+                return rc < 0 ? rc : STRATA_ENOSPC;
+        end = h->page + pages;
+        for (s = h->page / pps + 1; rc == 0 && s * pps < end; s++)
+            if ((rc = fs_marker_claim(fs, s, fs_min(end - s * pps, pps))) == STRATA_ECORRUPT &&
+                (rc = fs_marker_retire(fs, s)) == 0)
+                rc = STRATA_ENOSPC;
+        if (rc < 0 && rc != STRATA_ENOSPC)
+            return rc;
     }
-    end = h->page + pages;
-    for (s = h->page / pps + 1; rc == 0 && s * pps < end; s++)
-        rc = fs_marker_claim(fs, s, fs_min(end - s * pps, pps));
     return rc ? rc : fs_hdr_write(fs, h, name);
 }
