@@ -15,6 +15,7 @@
 #define FS_NONE 0xFFFFFFFFu
 #define FS_BAD 0xFFFFFFFEu /* a one-way value torn or damaged beyond repair */
 #define FS_MOUNTED 0x6D6E7466u
+#define FS_STALE 0x5354414Cu /* mounted until a device failure or power loss */
 
 /* extent types (header byte 0) */
 #define FS_T_DATA 0xD1u

@@ -52,14 +52,15 @@ uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 }
 
 /* The one place the file system reaches the flash contract's checked wrappers. A power loss or a
- * device failure leaves the context stale: every call but mount is refused until remounted. A
+ * device failure leaves the context stale: every call but mount is refused until remounted, and
+ * nothing reaches the device before (whatever the call that saw the failure does next). A
  * program is checked first, 32 bytes at a time (see the top). */
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
 {
     const struct strata_flash *f = fs->cfg.flash;
     uint8_t b[32], *p = buf;
     uint32_t i, c;
-    int rc = 0;
+    int rc = fs->mounted == FS_STALE ? STRATA_EIO : 0;
     for (i = 0; op == DEV_PROG && rc == 0 && i < n; i += c) {
         uint32_t j;
         c = fs_min(n - i, sizeof b);
@@ -74,7 +75,7 @@ int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
              : op == DEV_SYNC ? strata_flash_sync(f)
                               : strata_flash_erase(f, addr);
     if (rc == STRATA_EPOWER || rc == STRATA_EIO)
-        fs->mounted = 0;
+        fs->mounted = FS_STALE;
     return rc;
 }
 

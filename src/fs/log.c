@@ -155,10 +155,12 @@ int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
     uint8_t e[FS_ENTRY];
     uint32_t rs = f->log_record, key = s->off / rs, a = key * rs, end = s->off + s->n;
     int rc = 0;
-    if (f->log == FS_NONE && (rc = log_create(fs, f)) == FS_COPY)
-        f->log = FS_BAD;
-    else if (f->log != FS_BAD && !(f->state & FF_LOG_READY))
+    if (f->log == FS_NONE) {
+        if ((rc = log_create(fs, f)) == FS_COPY)
+            f->log = FS_BAD;
+    } else if (f->log != FS_BAD && !(f->state & FF_LOG_READY)) {
         rc = log_prepare(fs, f);
+    }
     while (rc == 0) {
         if (f->log >= FS_BAD || f->log_used >= f->log_records || key > KEY_LIMIT)
             return FS_COPY;
