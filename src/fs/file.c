@@ -143,6 +143,7 @@ static int append(struct strata_fs *fs, struct strata_fs_file *f, const struct f
         memcpy(f->buffer + f->buffered, s->p + done, c);
         f->buffered = (uint16_t)(f->buffered + c);
         f->data_end = at + c;
+        f->len = fs_max(f->len, at + c); /* a copy forced by the flush below takes it all */
         if ((f->buffered == f->buffer_size || c == left) && (rc = fs_flush(fs, f)) != 0)
             return rc;
     }

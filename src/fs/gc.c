@@ -92,9 +92,12 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     return rc ? rc : (int)g.erased;
 }
 
+/* The cleaning pass, then collection everywhere: what to call after STRATA_ENOSPC on a device
+ * whose free space is scattered among live files. */
 int strata_fs_gc(struct strata_fs *fs)
 {
-    return fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : fs_gc(fs, 0);
+    int rc = fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : fs_clean(fs);
+    return rc != 0 ? rc : fs_gc(fs, 0);
 }
 
 static int usage(struct strata_fs *fs, const struct fs_acct *a, void *arg)
