@@ -92,11 +92,13 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     return rc ? rc : (int)g.erased;
 }
 
-/* The cleaning pass, then collection everywhere: what to call after STRATA_ENOSPC on a device
- * whose free space is scattered among live files. */
+/* The cleaning pass (when configured), then collection everywhere: what to call after
+ * STRATA_ENOSPC on a device whose free space is scattered among live files. */
 int strata_fs_gc(struct strata_fs *fs)
 {
-    int rc = fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : fs_clean(fs);
+    int rc = fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : 0;
+    if (rc == 0 && fs->cfg.clean_every != 0)
+        rc = fs_clean(fs);
     return rc != 0 ? rc : fs_gc(fs, 0);
 }
 
