@@ -12,13 +12,13 @@
 
 /* A visible file's metadata (loading it and scanning its log entries) and name uniqueness (the
  * lookup of its name must find this extent, or the other live file of that name: then the
- * older one is reported). */
-static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
+ * older one is reported). h is the walk's header: the lookup reuses it. (Not static: its frame
+ * stays out of the scan's.) */
+int fs_check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
 {
     struct strata_fs_file t;
-    struct fs_hdr o;
     char name[STRATA_FS_NAME_LIMIT + 1];
-    uint32_t top;
+    uint32_t top, page = h->page, seq = h->f[HF_SEQ];
     int rc;
     memset(name, 0, sizeof name);
     memcpy(name, h->name, fs->cfg.name_max); /* before the scratch buffer is used again */
@@ -26,8 +26,8 @@ static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h
         rc = fs_log_scan(fs, &t, 0, NULL, 0, &top);
     if (rc == STRATA_ECORRUPT)
         return fs_finding(fs, sc, FS_NONE, "damaged length slot, link or log");
-    if (rc == 0 && (rc = fs_lookup(fs, name, &o)) == 0 && o.page != h->page)
-        rc = fs_finding(fs, sc, o.f[HF_SEQ] < h->f[HF_SEQ] ? o.page : h->page, "duplicate name");
+    if (rc == 0 && (rc = fs_lookup(fs, name, h)) == 0 && h->page != page)
+        rc = fs_finding(fs, sc, h->f[HF_SEQ] < seq ? h->page : page, "duplicate name");
     return rc;
 }
 
@@ -44,7 +44,7 @@ static int check_event(struct strata_fs *fs, struct fs_scan *sc, int ev, struct 
     if (!fs_visible(fs, &w->h))
         return 0;
     r->files++;
-    return check_file(fs, sc, &w->h);
+    return fs_check_file(fs, sc, &w->h);
 }
 
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r)

@@ -72,11 +72,13 @@ static uint32_t pages_for(const struct strata_fs *fs, uint32_t size)
 }
 
 /* A new empty data file with room for `size` bytes and that log configuration (0: the default);
- * h gets its header. */
+ * h (NULL: not wanted) gets its header. */
 int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t size,
                 uint32_t cfg)
 {
+    struct fs_hdr local;
     int rc;
+    h = h != NULL ? h : &local;
     memset(h->f, 0xFF, sizeof h->f);
     h->type = FS_T_DATA;
     h->f[HF_PAGES] = pages_for(fs, size);
@@ -267,35 +269,40 @@ int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint3
 }
 
 /* Program the tail's next `copies` length slots (len, used) in one program (two: a commit and
- * close's seal, identical so that either survives damage to the other). When the tail has no
- * room for them or their place is not erased: grow the chain (FS_COPY for a copy not yet
- * committed, which never grows, or a tail that cannot link a continuation: copy instead). */
+ * close's seal, identical so that either survives damage to the other). FS_COPY when the tail
+ * has no room for them or their place is not erased. */
 int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
                 uint32_t copies)
 {
     uint8_t s[2 * FS_SLOT];
     uint32_t end = fs_max(f->data_end == FS_NONE ? f->committed_len : f->data_end, f->tail_base);
     int rc;
-    for (;;) {
-        if (f->slots < 0xFFF0 && end - f->tail_base <= fs_room(f)) {
-            slot_codec(s + FS_SLOT, f->tail, f->slots, 1, len, used);
-            slot_codec(s, f->tail, f->slots + 1u, 1, len, used);
-            if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) == 0 &&
-                (rc = fs_prog(fs, slot_u(fs, f, f->slots + copies - 1), s + FS_SLOT * (2 - copies),
-                              FS_SLOT * copies)) == 0)
-                f->slots = (uint16_t)(f->slots + copies);
-            if (rc != STRATA_ECORRUPT)
-                return rc;
-        }
-        if (f->page != f->committed_page || (rc = fs_grow(fs, f, end, 0)) == STRATA_ECORRUPT)
-            return FS_COPY;
-        if (rc != 0)
-            return rc;
-    }
+    if (f->slots >= 0xFFF0 || end - f->tail_base > fs_room(f))
+        return FS_COPY;
+    slot_codec(s + FS_SLOT, f->tail, f->slots, 1, len, used);
+    slot_codec(s, f->tail, f->slots + 1u, 1, len, used);
+    if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) == 0 &&
+        (rc = fs_prog(fs, slot_u(fs, f, f->slots + copies - 1), s + FS_SLOT * (2 - copies),
+                      FS_SLOT * copies)) == 0)
+        f->slots = (uint16_t)(f->slots + copies);
+    return rc == STRATA_ECORRUPT ? FS_COPY : rc;
 }
 
-/* Commit; with seal (close), the last slot is written twice. Only log records changed and no
- * seal: mark the last entry. Otherwise length slots (the commit point); for a copy, its first
+/* Length slots, growing the chain when the tail cannot take them (FS_COPY for a copy not yet
+ * committed, which never grows, or a tail that cannot link a continuation: copy instead). */
+static int put_slot_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t copies)
+{
+    uint32_t end = fs_max(f->data_end == FS_NONE ? f->committed_len : f->data_end, f->tail_base);
+    int rc;
+    while ((rc = fs_put_slot(fs, f, f->len, f->log_used, copies)) == FS_COPY &&
+           f->page == f->committed_page)
+        if ((rc = fs_grow(fs, f, end, 0)) != 0)
+            return rc == STRATA_ECORRUPT ? FS_COPY : rc;
+    return rc;
+}
+
+/* Commit; with seal (close), the last slot is written twice. Only log records changed (one
+ * written by this handle last) and no seal: mark the last entry. Otherwise length slots (the commit point); for a copy, its first
  * slots, then the extents it supersedes become obsolete. A sealed commit of nothing new writes
  * the seal alone when this handle committed since it was opened. */
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal)
@@ -308,24 +315,36 @@ int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal)
             return 0;
         copies = 1; /* the seal alone */
     }
-    if (rc == 0 && same && !seal) {
+    if (rc == 0 && same && !seal && f->last_key != 0xFFFF) {
         rc = fs_log_mark(fs, f);
     } else if (rc == 0) {
-        if ((rc = fs_put_slot(fs, f, f->len, f->log_used, copies)) == FS_COPY &&
+        if ((rc = put_slot_grow(fs, f, copies)) == FS_COPY &&
             (rc = fs_rewrite(fs, f, NULL, NULL)) == 0)
             rc = fs_put_slot(fs, f, f->len, f->log_used, copies);
-        if (rc == FS_COPY)
-            rc = STRATA_ECORRUPT;
-        if (rc == 0 && f->page != old && (rc = fs_obsolete(fs, old)) == 0) {
-            fs_cache_put(fs, old, f->name_hash, f->page);
-            f->committed_page = f->page;
-            f->committed_seq = f->seq;
-        }
+        if (rc == 0 && f->page != old)
+            rc = fs_commit_copy(fs, f, 0);
     }
     if (rc == 0) {
         f->committed_len = f->len;
         f->log_committed = f->log_used;
         f->state = (uint8_t)((f->state & ~(FF_DIRTY | FF_COMMITTED)) | (seal ? 0 : FF_COMMITTED));
+    }
+    return rc;
+}
+
+/* The commit of a copy: its first length slots (the commit point; none when copies is 0: the
+ * caller wrote them), then the extents it supersedes become obsolete. Never grows a chain: a
+ * fresh copy has room for its slots (FS_COPY reads as damage). */
+int fs_commit_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t copies)
+{
+    uint32_t old = f->committed_page;
+    int rc = copies ? fs_put_slot(fs, f, f->len, f->log_used, copies) : 0;
+    if (rc == FS_COPY)
+        rc = STRATA_ECORRUPT;
+    if (rc == 0 && (rc = fs_obsolete(fs, old)) == 0) {
+        fs_cache_put(fs, old, f->name_hash, f->page);
+        f->committed_page = f->page;
+        f->committed_seq = f->seq;
     }
     return rc;
 }
@@ -358,34 +377,31 @@ int fs_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t from, uint3
  * extent sized for its length: by what the file holds, never by the extent it leaves (a file
  * copied again and again keeps its size; a reservation it had not filled is given back, the
  * file continues in another extent if it grows again). The handle then describes the
- * (uncommitted) copy; nothing may be buffered. tpl (NULL: all the file's) gives the copy's log
- * configuration (HF_CFG; FS_NONE: the file's), the rename target it replaces and (tpl->name,
- * NUL-terminated; NULL: the file's) its name. */
+ * (uncommitted) copy; nothing may be buffered. tpl (NULL: nothing changes): see struct fs_tpl. */
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s,
-               const struct fs_hdr *tpl)
+               const struct fs_tpl *tpl)
 {
     static const struct fs_span nothing = {NULL, 0, 0};
+    static const struct fs_tpl same = {FS_NONE, FS_NONE, FS_NONE, NULL};
     struct fs_hdr h;
-    const char *name = tpl != NULL ? (const char *)tpl->name : NULL;
     uint32_t len;
     int rc;
     s = s != NULL ? s : &nothing;
+    tpl = tpl != NULL ? tpl : &same;
     len = fs_max(f->len, s->n > 0 ? s->off + s->n : 0);
-    memset(h.f, 0xFF, sizeof h.f);
-    if (tpl != NULL)
-        memcpy(h.f, tpl->f, sizeof h.f);
     h.type = FS_T_DATA;
     h.f[HF_PAGES] = pages_for(fs, len);
-    if (h.f[HF_CFG] == FS_NONE)
-        h.f[HF_CFG] = f->log_records | (uint32_t)f->log_record << 16;
+    h.f[HF_CFG] = tpl->cfg != FS_NONE ? tpl->cfg : f->log_records | (uint32_t)f->log_record << 16;
     h.f[HF_OWNER] = f->committed_page;
     h.f[HF_OWNER_SEQ] = f->committed_seq;
-    if ((rc = fs_create(fs, &h, name)) != 0 ||
+    h.f[HF_REPLACES] = tpl->replaces;
+    h.f[HF_REPLACES_SEQ] = tpl->replaces_seq;
+    if ((rc = fs_create(fs, &h, tpl->name)) != 0 ||
         (rc = fs_copy(fs, f, 0, len, fs_data_u(fs, h.page), s)) != 0 ||
         (f->page != f->committed_page && (rc = fs_obsolete(fs, f->page)) != 0))
         return rc; /* (an earlier uncommitted copy: nobody will commit it now) */
-    if (name != NULL)
-        f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)name);
+    if (tpl->name != NULL)
+        f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name);
     f->page = f->cursor = h.page;
     f->seq = h.f[HF_SEQ];
     set_tail(fs, f, &h, 0, 0);
@@ -399,15 +415,22 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
     return 0;
 }
 
+/* Load the closed file whose first extent is at page. (Not static: the header it reads lives in
+ * a frame that is gone before the copy runs.) */
+int fs_load_at(struct strata_fs *fs, struct strata_fs_file *f, uint32_t page)
+{
+    struct fs_hdr h;
+    int rc = fs_hdr_read(fs, page, &h);
+    return rc == HDR_VALID && fs_live(&h) ? fs_load(fs, f, &h) : rc < 0 ? rc : STRATA_ECORRUPT;
+}
+
 /* Copy a closed file (cleaning, reconfiguration, rename) and commit, sealed; tpl: see
- * fs_rewrite. h (the file's header) then gives the copy's page and sequence number. */
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, const struct fs_hdr *tpl)
+ * fs_rewrite. */
+int fs_rewrite_closed(struct strata_fs *fs, uint32_t page, const struct fs_tpl *tpl)
 {
     struct strata_fs_file t;
-    int rc = fs_load(fs, &t, h);
+    int rc = fs_load_at(fs, &t, page);
     if (rc == 0 && (rc = fs_rewrite(fs, &t, NULL, tpl)) == 0)
-        rc = fs_commit(fs, &t, 1);
-    h->page = t.page;
-    h->f[HF_SEQ] = t.seq;
+        rc = fs_commit_copy(fs, &t, 2); /* sealed: the copy is closed */
     return rc;
 }

@@ -121,7 +121,10 @@ uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name);
 void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t page);
 int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h);
 int fs_find(struct strata_fs *fs, const char *name, struct fs_hdr *h);
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page);
 int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name);
+
+int fs_closed(struct strata_fs *fs, const char *name, uint32_t *page, uint32_t *seq);
 
 /* gc.c: per-sector accounting, garbage collection, cleaning */
 struct fs_acct {
@@ -133,6 +136,7 @@ struct fs_acct {
 typedef int (*fs_sector_fn)(struct strata_fs *fs, const struct fs_acct *a, void *arg);
 int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg);
 int fs_gc(struct strata_fs *fs, uint32_t need);
+int fs_victim(struct strata_fs *fs, uint32_t sector, uint32_t *page);
 int fs_clean(struct strata_fs *fs);
 
 /* extent.c: loading a file, length slots, chains, commits, copies */
@@ -144,6 +148,7 @@ struct fs_span {
 int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t size,
                 uint32_t cfg);
 int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h);
+int fs_load_at(struct strata_fs *fs, struct strata_fs_file *f, uint32_t page);
 int fs_slot_ok(const uint8_t *s, uint32_t page, uint32_t i);
 uint32_t fs_room(const struct strata_fs_file *f);
 int fs_pread(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, uint8_t *buf,
@@ -152,12 +157,19 @@ int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint3
 int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
                 uint32_t copies);
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal);
+int fs_commit_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t copies);
 int fs_child(struct strata_fs *fs, struct fs_hdr *h, uint32_t owner, uint32_t seq);
 int fs_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t from, uint32_t to,
             uint32_t dst, const struct fs_span *s);
+/* What a copy changes: its log configuration (FS_NONE: the file's), the rename target it
+ * replaces (page, seq; FS_NONE: none) and its name (NUL-terminated; NULL: the file's). */
+struct fs_tpl {
+    uint32_t cfg, replaces, replaces_seq;
+    const char *name;
+};
 int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s,
-               const struct fs_hdr *tpl);
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, const struct fs_hdr *tpl);
+               const struct fs_tpl *tpl);
+int fs_rewrite_closed(struct strata_fs *fs, uint32_t page, const struct fs_tpl *tpl);
 
 /* file.c: the write-back buffer */
 int fs_flush(struct strata_fs *fs, struct strata_fs_file *f);
@@ -180,6 +192,8 @@ struct fs_scan {
     int (*check)(struct strata_fs *fs, struct fs_scan *sc, int ev, struct fs_walk *w);
 };
 int fs_scan(struct strata_fs *fs, struct fs_scan *sc);
+int fs_settle(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h);
 int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const char *what);
+int fs_check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h);
 
 #endif

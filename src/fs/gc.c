@@ -140,9 +140,11 @@ static int pick_sector(struct strata_fs *fs, const struct fs_acct *a, void *arg)
     return 0;
 }
 
-/* A live closed single-extent file starting in the sector, or the owner of a log starting there
- * (a log moves with its file), into *h: 1, or 0 when none is left. */
-static int victim(struct strata_fs *fs, uint32_t sector, struct fs_hdr *h)
+/* The first page of a live closed single-extent file starting in the sector, or of the owner
+ * of a log starting there (a log moves with its file), into *page: 1, or 0 when none is left.
+ * (Not static: its walk stays out of the cleaning pass's frame, live while the file is
+ * copied.) */
+int fs_victim(struct strata_fs *fs, uint32_t sector, uint32_t *page)
 {
     struct fs_walk w;
     uint32_t next;
@@ -155,7 +157,7 @@ static int victim(struct strata_fs *fs, uint32_t sector, struct fs_hdr *h)
         if (ev == EV_EXTENT && fs_live(&w.h) && fs_opened(fs, w.h.page) == NULL &&
             (ev = fs_link(fs, w.h.page, O_NEXT(fs->cfg.name_max), &next)) == 0 &&
             next == FS_NONE) {
-            *h = w.h; /* its name stays in the scratch buffer: the link read used the stack */
+            *page = w.h.page;
             return 1;
         }
         if (ev < 0)
@@ -170,12 +172,11 @@ static int victim(struct strata_fs *fs, uint32_t sector, struct fs_hdr *h)
 int fs_clean(struct strata_fs *fs)
 {
     struct pick p = {0, 0};
-    struct fs_hdr h;
-    uint32_t i;
+    uint32_t i, page;
     int rc = fs_account(fs, pick_sector, &p);
     for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pages_per_sector; i++)
-        if ((rc = victim(fs, p.sector, &h)) == 1)
-            rc = fs_rewrite_closed(fs, &h, NULL);
+        if ((rc = fs_victim(fs, p.sector, &page)) == 1)
+            rc = fs_rewrite_closed(fs, page, NULL);
         else
             break;
     return rc == STRATA_ENOSPC ? 0 : rc;

@@ -121,16 +121,12 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f)
     return 0;
 }
 
-/* Commit the log records of this sync: mark the last entry (a torn mark reads either way, and
- * everything it commits was complete before). With no entry written since the log was prepared
- * (only voids), a length slot commits instead. */
+/* Commit the log records of this sync: mark the last entry, which this handle wrote (a torn mark
+ * reads either way, and everything it commits was complete before). */
 int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
 {
     uint8_t m = (uint8_t)(~(uint32_t)f->last_key >> 8 & 0x7F);
-    int rc;
-    if (f->last_key > KEY_LIMIT)
-        return fs_put_slot(fs, f, f->len, f->log_used, 1);
-    rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
+    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
     return rc ? rc : fs_prog(fs, entry_u(fs, f, f->log_used - 1u) + 3, &m, 1);
 }
 
@@ -143,6 +139,7 @@ static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
         if ((rc = entry_void(fs, f, j)) != 0)
             return rc;
     f->log_used = f->log_end;
+    f->last_key = NO_KEY; /* the last entry is a void */
     f->state |= FF_LOG_READY;
     return 0;
 }

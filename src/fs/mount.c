@@ -61,8 +61,9 @@ static int owned(struct strata_fs *fs, const struct fs_hdr *h)
     return rc < 0 ? rc : link == h->page;
 }
 
-/* Settle one valid extent (see the top); h->state becomes obsolete when it is killed. */
-static int settle(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
+/* Settle one valid extent (see the top); h->state becomes obsolete when it is killed. (Not
+ * static: its frame stays out of the scan's, which check's pass keeps live.) */
+int fs_settle(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
 {
     struct fs_hdr o;
     uint8_t s[FS_SLOT];
@@ -117,7 +118,7 @@ int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
                 rc = sc->check(fs, sc, ev, &w);
             } else if (ev == EV_EXTENT) {
                 hash = fs_name_hash(fs, w.h.name);
-                if ((rc = settle(fs, sc, &w.h)) == 0 && fs_visible(fs, &w.h)) {
+                if ((rc = fs_settle(fs, sc, &w.h)) == 0 && fs_visible(fs, &w.h)) {
                     sc->files++;
                     fs_cache_put(fs, w.h.page, hash, w.h.page);
                 }

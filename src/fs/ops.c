@@ -1,71 +1,72 @@
 /* Namespace operations on closed files: remove, rename, reserve, configure_log, stat, readdir. */
 #include "fs_internal.h"
 
-/* A closed file of that name: STRATA_EBUSY when it is open. */
-static int find_closed(struct strata_fs *fs, const char *name, struct fs_hdr *h)
+/* The first page and sequence number of the closed file of that name: STRATA_EBUSY when it is
+ * open. (Not static: the header it reads lives in a frame that is gone before a copy runs.) */
+int fs_closed(struct strata_fs *fs, const char *name, uint32_t *page, uint32_t *seq)
 {
-    int rc = fs_find(fs, name, h);
-    return rc == 0 && fs_opened(fs, h->page) != NULL ? STRATA_EBUSY : rc;
+    struct fs_hdr h;
+    int rc = fs_find(fs, name, &h);
+    if (rc == 0) {
+        *page = h.page;
+        *seq = h.f[HF_SEQ];
+    }
+    return rc == 0 && fs_opened(fs, h.page) != NULL ? STRATA_EBUSY : rc;
 }
 
 int strata_fs_remove(struct strata_fs *fs, const char *name)
 {
-    struct fs_hdr h;
-    int rc = find_closed(fs, name, &h);
-    if (rc != 0 || (rc = fs_obsolete(fs, h.page)) != 0)
-        return rc;
-    fs_cache_put(fs, h.page, 0, FS_NONE);
-    if (fs->cfg.clean_every != 0 && ++fs->removals % fs->cfg.clean_every == 0)
-        return fs_clean(fs);
-    return 0;
+    uint32_t page, seq;
+    int rc = fs_closed(fs, name, &page, &seq);
+    if (rc == 0 && (rc = fs_obsolete(fs, page)) == 0) /* the commit point */
+        fs_cache_put(fs, page, 0, FS_NONE);
+    if (rc == 0 && fs->cfg.clean_every != 0 && ++fs->removals % fs->cfg.clean_every == 0)
+        rc = fs_clean(fs);
+    return rc;
 }
 
 /* Rename by copy: the copy carries the new name and replaces the target; its commit obsoletes
  * the original, then the target goes (mount finishes either if a cut stops it). */
 int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to)
 {
-    struct fs_hdr h, t;
-    int rc = find_closed(fs, to, &h);
-    if (rc != 0 && rc != STRATA_ENOENT)
+    struct fs_tpl t = {FS_NONE, FS_NONE, FS_NONE, NULL};
+    uint32_t page, seq;
+    int rc = fs_closed(fs, to, &t.replaces, &t.replaces_seq);
+    if (rc == STRATA_ENOENT)
+        t.replaces = t.replaces_seq = FS_NONE;
+    else if (rc != 0)
         return rc;
-    memset(t.f, 0xFF, sizeof t.f);
-    t.f[HF_REPLACES] = rc == 0 ? h.page : FS_NONE;
-    t.f[HF_REPLACES_SEQ] = rc == 0 ? h.f[HF_SEQ] : FS_NONE;
-    t.name = (const uint8_t *)to;
-    if ((rc = find_closed(fs, from, &h)) != 0)
+    t.name = to;
+    if ((rc = fs_closed(fs, from, &page, &seq)) != 0 || page == t.replaces)
+        return rc; /* (the same file: nothing to do) */
+    if ((rc = fs_rewrite_closed(fs, page, &t)) != 0 || t.replaces == FS_NONE)
         return rc;
-    if (h.page == t.f[HF_REPLACES])
-        return 0; /* same name */
-    if ((rc = fs_rewrite_closed(fs, &h, &t)) != 0 || t.f[HF_REPLACES] == FS_NONE)
-        return rc;
-    fs_cache_put(fs, t.f[HF_REPLACES], 0, FS_NONE);
-    return fs_obsolete(fs, t.f[HF_REPLACES]);
+    fs_cache_put(fs, t.replaces, 0, FS_NONE);
+    return fs_obsolete(fs, t.replaces);
 }
 
 int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size)
 {
-    struct fs_hdr h;
-    int rc = fs_find(fs, name, &h);
-    if (rc == 0)
+    uint32_t page, seq;
+    int rc = fs_closed(fs, name, &page, &seq);
+    if (rc == 0 || rc == STRATA_EBUSY)
         return STRATA_EEXIST;
-    return rc != STRATA_ENOENT ? rc : fs_new_file(fs, &h, name, size, 0);
+    return rc != STRATA_ENOENT ? rc : fs_new_file(fs, NULL, name, size, 0);
 }
 
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
                             uint32_t record_size)
 {
-    struct fs_hdr h, t;
-    uint32_t n = record_size ? log_size / record_size : 0;
+    struct fs_tpl t = {FS_NONE, FS_NONE, FS_NONE, NULL};
+    uint32_t n = record_size ? log_size / record_size : 0, page, seq;
     int rc;
     if (record_size == 0 || record_size > 0xFFFF || n == 0 || n > 0x7FFF)
         return STRATA_EINVAL;
-    memset(&t, 0, sizeof t);
-    memset(t.f, 0xFF, sizeof t.f);
-    t.f[HF_CFG] = n | record_size << 16;
-    rc = find_closed(fs, name, &h);
+    t.cfg = n | record_size << 16;
+    rc = fs_closed(fs, name, &page, &seq);
     if (rc == STRATA_ENOENT)
-        return fs_new_file(fs, &h, name, fs->cfg.default_size, t.f[HF_CFG]);
-    return rc != 0 ? rc : fs_rewrite_closed(fs, &h, &t);
+        return fs_new_file(fs, NULL, name, fs->cfg.default_size, t.cfg);
+    return rc != 0 ? rc : fs_rewrite_closed(fs, page, &t);
 }
 
 /* Describe the visible data file h (through its open handle when there is one). */

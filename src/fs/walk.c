@@ -153,8 +153,9 @@ int fs_find(struct strata_fs *fs, const char *name, struct fs_hdr *h)
 /* First fit: the first run of `pages` free pages (a free sector tail continued by whole free
  * sectors), searched from the first page that may be free (a header boundary: no page before
  * it is free). That hint becomes the first free page seen, or the page after the run when it
- * starts there. */
-static int find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
+ * starts there. (Not static: its walk stays out of its caller's frame, which stays live while
+ * garbage collection walks.) */
+int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
 {
     struct fs_walk w;
     uint32_t start = 0, len = 0, hint = fs->pages;
@@ -192,7 +193,7 @@ int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name)
     uint32_t pps = fs->pages_per_sector, pages = h->f[HF_PAGES], s, end;
     int rc = STRATA_ENOSPC;
     while (rc != 0 && pages <= fs->pages) {
-        while ((rc = find_run(fs, pages, &h->page)) == STRATA_ENOSPC)
+        while ((rc = fs_find_run(fs, pages, &h->page)) == STRATA_ENOSPC)
             if ((rc = fs_gc(fs, pages)) <= 0)
                 return rc < 0 ? rc : STRATA_ENOSPC;
         end = h->page + pages;
