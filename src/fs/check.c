@@ -21,7 +21,7 @@ int fs_check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
     uint32_t top, page = h->page, seq = h->f[HF_SEQ];
     int rc;
     memset(name, 0, sizeof name);
-    memcpy(name, h->name, fs->cfg.name_max); /* before the scratch buffer is used again */
+    memcpy(name, h->name, (size_t)fs->cfg.name_max); /* before the scratch buffer is used again */
     if ((rc = fs_load(fs, &t, h)) == 0)
         rc = fs_log_scan(fs, &t, 0, NULL, 0, &top);
     if (rc == STRATA_ECORRUPT)

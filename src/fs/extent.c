@@ -361,12 +361,12 @@ int fs_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t from, uint3
     for (a = from; rc == 0 && a < to; a = e) {
         e = fs_min(to, a + fs->cfg.buffer_size);
         hi = fs_min(e, f->len);
-        memset(b, 0xFF, e - a);
+        memset(b, 0xFF, (size_t)(e - a));
         if (a < hi && (s->off > a || send < hi) && (rc = fs_pread(fs, f, a, b, hi - a)) != 0)
             break;
         if (s->off < e && send > a) {
             lo = fs_max(a, s->off);
-            memcpy(b + (lo - a), s->p + (lo - s->off), fs_min(e, send) - lo);
+            memcpy(b + (lo - a), s->p + (lo - s->off), (size_t)(fs_min(e, send) - lo));
         }
         rc = fs_prog(fs, dst + a, b, e - a);
     }

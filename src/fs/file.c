@@ -122,32 +122,29 @@ int fs_flush(struct strata_fs *fs, struct strata_fs_file *f)
     return rc == FS_COPY ? fs_rewrite(fs, f, &s, NULL) : rc;
 }
 
-/* Append s at D: programmed at once without a buffer; with one, collected and programmed when a
- * device page (or the buffer) fills. */
+/* Append s at D, a device page at a time: programmed at once without a buffer; with one,
+ * collected and programmed when a device page (or the buffer) fills. */
 static int append(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
-    uint32_t done, c;
-    int rc;
-    if (f->buffer == NULL) {
-        rc = put_data(fs, f, s->off, s->p, s->n);
-        if (rc == 0)
-            f->data_end = s->off + s->n;
-        return rc;
-    }
-    for (done = 0; done < s->n; done += c) {
-        uint32_t at = s->off + done;
-        uint32_t left = fs_page_left(fs, fs_data_u(fs, f->tail) + (at - f->tail_base));
-        if (f->buffered == 0)
-            f->buffered_at = at;
-        c = fs_min(fs_min(s->n - done, (uint32_t)f->buffer_size - f->buffered), left);
-        memcpy(f->buffer + f->buffered, s->p + done, c);
-        f->buffered = (uint16_t)(f->buffered + c);
+    uint32_t done, c, at;
+    int rc = 0;
+    for (done = 0; rc == 0 && done < s->n; done += c) {
+        uint32_t left = fs_page_left(fs, fs_data_u(fs, f->tail) + ((at = s->off + done) - f->tail_base));
+        c = fs_min(s->n - done, left);
+        if (f->buffer == NULL) {
+            rc = put_data(fs, f, at, s->p + done, c);
+        } else {
+            f->buffered_at = f->buffered ? f->buffered_at : at;
+            c = fs_min(c, (uint32_t)f->buffer_size - f->buffered);
+            memcpy(f->buffer + f->buffered, s->p + done, (size_t)c);
+            f->buffered = (uint16_t)(f->buffered + c);
+        }
         f->data_end = at + c;
-        f->len = fs_max(f->len, at + c); /* a copy forced by the flush below takes it all */
-        if ((f->buffered == f->buffer_size || c == left) && (rc = fs_flush(fs, f)) != 0)
-            return rc;
+        f->len = fs_max(f->len, at + c); /* a copy forced by a flush takes it all */
+        if (f->buffer != NULL && (f->buffered == f->buffer_size || c == left))
+            rc = fs_flush(fs, f);
     }
-    return 0;
+    return rc;
 }
 
 /* Each step writes a piece: at D in place, below it one log record's worth through the log, or

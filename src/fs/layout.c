@@ -89,7 +89,7 @@ int fs_hdr_read(struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
     h->state = (uint8_t)fs_state_of(raw + O_STATE(N));
     h->name = raw + O_NAME;
     return (t == FS_T_DATA || t == FS_T_LOG || t == FS_T_CONT) &&
-                   strata_get_le32(raw + O_CRC(N)) == (strata_crc32(0, raw, O_CRC(N)) ^ CRC_HDR) &&
+                   strata_get_le32(raw + O_CRC(N)) == (strata_crc32(0, raw, (size_t)O_CRC(N)) ^ CRC_HDR) &&
                    h->f[HF_PAGES] != 0 && h->f[HF_PAGES] <= fs->pages - page &&
                    h->f[HF_SEQ] != FS_NONE
                ? HDR_VALID
@@ -115,9 +115,9 @@ int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name)
     if (fs->seq >= 0xFFFFFFF0u)
         return STRATA_ENOSPC; /* sequence numbers exhausted (after 4e9 creations) */
     if (name != NULL || h->type != FS_T_DATA) {
-        memset(raw + O_NAME, h->type == FS_T_DATA ? 0x00 : 0xFF, N);
+        memset(raw + O_NAME, h->type == FS_T_DATA ? 0x00 : 0xFF, (size_t)N);
         if (name != NULL)
-            strncpy((char *)raw + O_NAME, name, N);
+            strncpy((char *)raw + O_NAME, name, (size_t)N);
     } else if ((rc = fs_hdr_read(fs, h->f[HF_OWNER], &o)) != HDR_VALID) {
         return rc < 0 ? rc : STRATA_ECORRUPT; /* else its name is in place in raw */
     }
@@ -125,7 +125,7 @@ int fs_hdr_write(struct strata_fs *fs, struct fs_hdr *h, const char *name)
     strata_put_le32(raw, h->type);
     for (i = 0; i < HF_COUNT; i++)
         strata_put_le32(raw + O_FIELDS + 4 * i, h->f[i]);
-    strata_put_le32(raw + O_CRC(N), strata_crc32(0, raw, O_CRC(N)) ^ CRC_HDR);
+    strata_put_le32(raw + O_CRC(N), strata_crc32(0, raw, (size_t)O_CRC(N)) ^ CRC_HDR);
     if ((rc = fs_prog(fs, fs_page_u(fs, h->page), raw, O_CRC(N) + 4)) != 0)
         return rc;
     h->name = raw + O_NAME; /* the seal below leaves the scratch buffer alone */

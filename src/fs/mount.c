@@ -36,29 +36,21 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
     return fs_obsolete(fs, page);
 }
 
+/* The extent (page, seq) is still there and not obsolete (1, its header in *t), or not (0). */
+static int alive(struct strata_fs *fs, uint32_t page, uint32_t seq, struct fs_hdr *t)
+{
+    int rc = fs_hdr_read(fs, page, t);
+    return rc < 0 ? rc : rc == HDR_VALID && t->f[HF_SEQ] == seq && t->state != HS_OBSOLETE;
+}
+
 /* Obsolete the extent (page, seq) when it is still there, not obsolete and not open. */
 static int kill(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, uint32_t seq,
                 const char *what)
 {
     struct fs_hdr t;
-    int rc = fs_hdr_read(fs, page, &t);
-    if (rc != HDR_VALID || t.f[HF_SEQ] != seq || t.state == HS_OBSOLETE ||
-        fs_opened(fs, page) != NULL)
-        return rc < 0 ? rc : 0;
-    return fs_finding(fs, sc, page, what);
-}
-
-/* The owner (page, seq) of a log or continuation is there, not obsolete, and links to it. */
-static int owned(struct strata_fs *fs, const struct fs_hdr *h)
-{
-    struct fs_hdr o;
-    uint32_t link, N = fs->cfg.name_max;
-    int rc = fs_hdr_read(fs, h->f[HF_OWNER], &o);
-    if (rc == HDR_VALID && o.f[HF_SEQ] == h->f[HF_OWNER_SEQ] && o.state != HS_OBSOLETE)
-        rc = fs_link(fs, o.page, h->type == FS_T_LOG ? O_LOG(N) : O_NEXT(N), &link);
-    else
-        link = FS_NONE;
-    return rc < 0 ? rc : link == h->page;
+    int rc = alive(fs, page, seq, &t);
+    return rc <= 0 || fs_opened(fs, page) != NULL ? (rc < 0 ? rc : 0)
+                                                  : fs_finding(fs, sc, page, what);
 }
 
 /* Settle one valid extent (see the top); h->state becomes obsolete when it is killed. (Not
@@ -67,38 +59,34 @@ int fs_settle(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
 {
     struct fs_hdr o;
     uint8_t s[FS_SLOT];
-    uint32_t end = fs_page_u(fs, h->page + h->f[HF_PAGES]) - FS_SLOT;
+    uint32_t N = fs->cfg.name_max, link = FS_NONE;
     int rc = 0;
-    if (h->f[HF_SEQ] > fs->seq)
-        fs->seq = h->f[HF_SEQ];
+    fs->seq = fs_max(fs->seq, h->f[HF_SEQ]);
     if (h->state == HS_OBSOLETE)
         return 0;
-    if (h->state == HS_NEW) { /* a cut between the header and its seal: the header is whole */
-        if (fs_finding(fs, sc, FS_NONE, "unsealed header") == 0 && sc->mode != SCAN_CHECK)
-            rc = fs_set_state(fs, h->page, FS_SEAL_BYTE);
+    if (h->state == HS_NEW && fs_finding(fs, sc, FS_NONE, "unsealed header") == 0 &&
+        sc->mode != SCAN_CHECK) /* a cut between the header and its seal: the header is whole */
+        rc = fs_set_state(fs, h->page, FS_SEAL_BYTE);
+    if (rc == 0 && (rc = alive(fs, h->f[HF_OWNER], h->f[HF_OWNER_SEQ], &o)) == 1) {
+        /* a child: its owner links to it; a copy: the original is still live, so the copy counts
+         * only with its first slot written */
+        if (h->type != FS_T_DATA)
+            rc = fs_link(fs, o.page, h->type == FS_T_LOG ? O_LOG(N) : O_NEXT(N), &link);
+        else if ((rc = fs_read(fs, fs_page_u(fs, h->page + h->f[HF_PAGES]) - FS_SLOT, s,
+                               FS_SLOT)) == 0 && !fs_slot_ok(s, h->page, 0))
+            link = FS_BAD;
+        else if (rc == 0)
+            rc = kill(fs, sc, o.page, o.f[HF_SEQ], "superseded extent");
     }
-    if (rc == 0 && h->type != FS_T_DATA) {
-        if ((rc = owned(fs, h)) == 0) {
-            h->state = HS_OBSOLETE;
-            rc = fs_finding(fs, sc, h->page, "orphan extent");
-        }
-        return rc < 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    if (h->type != FS_T_DATA ? link != h->page : link == FS_BAD) {
+        h->state = HS_OBSOLETE;
+        return fs_finding(fs, sc, h->page, h->type != FS_T_DATA ? "orphan" : "uncommitted copy");
     }
-    if (rc == 0 && h->f[HF_OWNER] != FS_NONE &&
-        (rc = fs_hdr_read(fs, h->f[HF_OWNER], &o)) == HDR_VALID &&
-        o.f[HF_SEQ] == h->f[HF_OWNER_SEQ] && o.state != HS_OBSOLETE) {
-        /* the original is still live: the copy counts only with its first slot written */
-        if ((rc = fs_read(fs, end, s, FS_SLOT)) != 0)
-            return rc;
-        if (!fs_slot_ok(s, h->page, 0)) {
-            h->state = HS_OBSOLETE;
-            return kill(fs, sc, h->page, h->f[HF_SEQ], "uncommitted copy");
-        }
-        rc = kill(fs, sc, h->f[HF_OWNER], h->f[HF_OWNER_SEQ], "superseded extent");
-    }
-    if (rc >= 0 && h->f[HF_REPLACES] != FS_NONE)
-        rc = kill(fs, sc, h->f[HF_REPLACES], h->f[HF_REPLACES_SEQ], "replaced extent");
-    return rc < 0 ? rc : 0;
+    return h->f[HF_REPLACES] == FS_NONE
+               ? 0
+               : kill(fs, sc, h->f[HF_REPLACES], h->f[HF_REPLACES_SEQ], "replaced extent");
 }
 
 /* Settle every header and fill the name cache (pass 0), then for check its own checks (pass 1). */

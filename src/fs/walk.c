@@ -75,7 +75,7 @@ uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name)
 
 uint32_t fs_name_hash(const struct strata_fs *fs, const uint8_t *name)
 {
-    return strata_crc32(0, name, fs_name_len(fs, name)) & 0xFFFF;
+    return strata_crc32(0, name, (size_t)fs_name_len(fs, name)) & 0xFFFF;
 }
 
 /* Point the cache entry of page `old` (or a free one; FS_NONE: a free one) at (hash, page);
@@ -101,7 +101,7 @@ void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t pa
 /* The valid header h is the visible data file of that name. */
 static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name)
 {
-    return fs_visible(fs, h) && strncmp((const char *)h->name, name, fs->cfg.name_max) == 0;
+    return fs_visible(fs, h) && strncmp((const char *)h->name, name, (size_t)fs->cfg.name_max) == 0;
 }
 
 /* Find the visible data file of that name; on success h describes its header. A walk puts every
