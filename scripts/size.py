@@ -50,12 +50,6 @@ BUDGETS = {
 INDIRECT = {
     "fs_scan": ["check_event"],                        # fs mount/check walker event callback
     "fs_account": ["gc_erase", "usage", "pick_sector"],  # fs per-sector accounting callback
-    # kv's I/O table (struct kv_io; the library's only instance is kv_rb_io in rb.c)
-    "kv_format": ["rb_group_alloc"], "kv_switch": ["rb_group_alloc"],
-    "kv_slot": ["rb_read"], "kv_node_load": ["rb_read"], "kv_rec_read": ["rb_read"],
-    "plan": ["rb_root"], "strata_kv_scan_next": ["rb_root"],
-    "pass": ["rb_read", "rb_node_append"], "split": ["rb_group_alloc", "rb_node_append"],
-    "kv_tree_put": ["kv_switch", "rb_rec_append", "rb_node_append"],
 }
 # Modules whose indirect calls are the port's driver: the checked flash wrappers.
 DRIVER_MODULES = {"flash"}

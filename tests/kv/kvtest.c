@@ -42,6 +42,7 @@ void kt_setup(struct kt *t, struct strata_sim *sim, const struct kt_geo *g)
     t->cfg.regions = &t->region;
     t->cfg.region_count = 1;
     t->cfg.buffer = t->buf;
+    t->cfg.buffer_size = sizeof t->buf;
 }
 
 static uint64_t mix(uint64_t x)

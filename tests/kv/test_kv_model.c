@@ -182,6 +182,7 @@ static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
     m->region.size = sizeof m->app;
     m->cfg.regions = &m->region;
     m->cfg.buffer = m->buf;
+    m->cfg.buffer_size = sizeof m->buf;
     m->cap = steps + 1;
     m->recs = calloc(m->cap, sizeof *m->recs);
     m->payloads = calloc(m->cap, STRATA_KV_MAX_PAYLOAD);

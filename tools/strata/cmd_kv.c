@@ -80,6 +80,7 @@ static int setup(struct kvcli *c)
         c->cfg.hi[j] = INT16_MAX;
     }
     c->cfg.buffer = c->buf;
+    c->cfg.buffer_size = (uint16_t)f->geo.erase_size;
     return 0;
 }
 
