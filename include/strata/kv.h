@@ -101,9 +101,8 @@ extern "C" {
 #define STRATA_KV_MAX_DEPTH 18   /* quadrant splits on a path; deeper nodes chain */
 #define STRATA_KV_MARK_BITS 512  /* nodes tracked exactly by the "already marked?" table */
 
-/* config flags */
-#define STRATA_KV_REGULAR_SPLIT (1u << 0) /* migrate a node's records to its children on split
-                                             (the classic quadtree; default: lazy split) */
+/* config flags (bit 0 is the classic quadtree's migrating split, which exists only for the
+ * paper's lazy-versus-regular comparison: the benchmark's build has it, the library refuses it) */
 #define STRATA_KV_PIVOT (1u << 1)         /* split at the mean of the node's records instead of
                                              the middle of its region (skewed data) */
 #define STRATA_KV_ERASE_UNDO (1u << 2)    /* restore by erase undo (default: discard undo) */
@@ -204,17 +203,24 @@ struct strata_kv_restore_info {
     uint8_t fallback;        /* discard undo fell back to erase undo somewhere */
 };
 
+/* A partition's summary: what a query needs to skip it (the current partition's lives in the
+ * checkpointed state; a closed one's on flash, docs/format-kv.md). */
+struct strata_kv_summary {
+    uint32_t t_lo, t_hi;   /* time range of its records */
+    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS]; /* key box of its records */
+    uint16_t records;      /* records allocated (garbage included) */
+    uint8_t mono;          /* its timestamps never decreased in insertion order */
+};
+
 /* The store's checkpointed state (serialised field by field into each commit). */
 struct strata_kv_state {
+    struct strata_kv_summary cur; /* the current partition's */
     uint32_t seq;        /* commits so far */
     uint32_t expired;    /* records that left with expired partitions */
-    uint32_t t_lo, t_hi; /* current partition: time range of its records */
-    uint16_t nodes, records; /* current partition: allocated (garbage included) */
-    uint16_t garbage_nodes, garbage_records; /* ... of which garbage left by discard undo */
+    uint16_t nodes;      /* current partition: nodes allocated (garbage included) */
+    uint16_t garbage_nodes, garbage_records; /* ... nodes and records left by discard undo */
     uint16_t nrec[STRATA_KV_MAX_PARTITIONS]; /* live records per partition */
-    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS]; /* current partition: key box */
     uint8_t first, live; /* oldest live partition, number of live partitions */
-    uint8_t mono;        /* current partition: its timestamps never decreased */
 };
 
 /* The store. All fields are private. */
@@ -264,7 +270,9 @@ struct strata_kv_iter {
     struct strata_kv_query q;
     uint32_t gen, returned;
     uint16_t visits;     /* tree: nodes entered in this partition; newest first: next record */
-    uint8_t part, depth, slot, end;
+    uint16_t ptr;        /* tree: pointer of the record returned last */
+    uint8_t part;        /* live partitions not started yet */
+    uint8_t depth, slot, end;
     struct strata_kv_box box; /* tree: box of the top node */
     struct {
         uint16_t node, child;

@@ -6,23 +6,21 @@
  */
 #include "kv_internal.h"
 
-/* The state in the context, after the signature (docs/format-kv.md): KV_CTX_FIXED bytes of
- * scalars, then nrec[partitions], then the key box lo[d], hi[d]. */
+/* The state in the context, after the signature and the current partition's summary
+ * (docs/format-kv.md). */
 #define F(field, w) (uint8_t)offsetof(struct strata_kv_state, field), w
-static const uint8_t state_fields[] = {
-    F(seq, 4), F(expired, 4), F(t_lo, 4), F(t_hi, 4), F(nodes, 2), F(records, 2),
-    F(garbage_nodes, 2), F(garbage_records, 2), F(first, 1), F(live, 1), F(mono, 1),
-    F(nrec, 2 | KV_ARR_PARTS), F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS)};
+static const uint8_t state_fields[] = {F(seq, 4),           F(expired, 4),
+                                       F(nodes, 2),         F(garbage_nodes, 2),
+                                       F(garbage_records, 2), F(first, 1),
+                                       F(live, 1),          F(nrec, 2 | KV_ARR_PARTS)};
 #undef F
 
-static unsigned counts(const struct strata_kv *kv)
+/* The state <-> the context's bytes after the signature; returns the regions' offset. */
+static uint32_t state_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
 {
-    return kv->cfg->partitions | (unsigned)kv->dims << 8;
-}
-
-/* Offset of the regions in the context. */
-static uint32_t regions_at(const struct strata_kv *kv)
-{
+    uint8_t *b = ctx + KV_CTX_SUMMARY;
+    b += kv_summary_codec(kv, b, &kv->st.cur, decode);
+    kv_codec(b, &kv->st, state_fields, sizeof state_fields, kv->cfg->partitions, decode);
     return KV_CTX_FIXED + 2u * kv->cfg->partitions + 4u * kv->dims;
 }
 
@@ -46,9 +44,8 @@ int kv_ckpt_write(struct strata_kv *kv)
     strata_put_le16(b + KV_COMMIT_CTXLEN, len);
     strata_put_le32(ctx + KV_CTX_SIG, kv_signature(kv));
     kv->st.seq = seq;
-    kv_codec(ctx + KV_CTX_STATE, &kv->st, state_fields, sizeof state_fields, counts(kv), 0);
+    regions_copy(cfg, ctx + state_codec(kv, ctx, 0), 1);
     kv->st.seq = seq - 1u;
-    regions_copy(cfg, ctx + regions_at(kv), 1);
     if ((rc = kv_log_reserve(kv, KV_COMMIT_EXTRA + len + KV_SHORT_LEN, 0)) != 0 ||
         (rc = kv_log_append(kv, b, KV_COMMIT_EXTRA + len, 0)) != 0)
         return rc;
@@ -65,7 +62,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
     const struct strata_kv_config *cfg = kv->cfg;
     struct strata_kv_state *st = &kv->st;
     uint8_t *b = cfg->buffer, *ctx = b + KV_COMMIT_CTX;
-    uint32_t len, P = cfg->partitions, i;
+    uint32_t len;
     int rc;
     /* kv_log_open checked its CRC; re-read it whole */
     if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + c->off, b, KV_COMMIT_CTX)) != 0)
@@ -77,21 +74,16 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
         return rc;
     if (strata_get_le32(ctx + KV_CTX_SIG) != kv_signature(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
-    kv_codec(ctx + KV_CTX_STATE, st, state_fields, sizeof state_fields, counts(kv), 1);
+    len = state_codec(kv, ctx, 1);
     kv->ck_nodes = st->nodes;
-    kv->ck_records = st->records;
+    kv->ck_records = st->cur.records;
     kv->log_win = c->seg;
-    kv->ck_off = (uint16_t)(c->off + KV_COMMIT_EXTRA + len);
-    /* a CRC-valid context with impossible values is damage too */
-    for (i = 0; i < P; i++)
-        if ((uint32_t)st->nrec[i] * kv->rec_size > kv->part_size)
-            return STRATA_ECORRUPT;
-    if (st->first >= P || st->live == 0 || st->live >= P || st->nodes == 0 || st->mono > 1 ||
-        st->garbage_nodes > st->nodes || st->garbage_records > st->records ||
-        ((uint32_t)st->nodes + 1u) * kv->node_size + (uint32_t)st->records * kv->rec_size >
-            kv->rec_end)
+    kv->ck_off = (uint16_t)(c->off + KV_COMMIT_EXTRA + kv->ctx_len);
+    /* a CRC-valid context with values that would index past the tables is damage too (other
+     * impossible values only make reads fail their bounds checks) */
+    if (st->first >= cfg->partitions || st->live == 0 || st->live >= cfg->partitions)
         return STRATA_ECORRUPT;
-    regions_copy(cfg, ctx + regions_at(kv), 0);
+    regions_copy(cfg, ctx + len, 0);
     return 0;
 }
 
@@ -99,7 +91,7 @@ int kv_after_commit(struct strata_kv *kv)
 {
     int rc;
     kv->ck_nodes = kv->st.nodes;
-    kv->ck_records = kv->st.records;
+    kv->ck_records = kv->st.cur.records;
     memset(kv->marked, 0, sizeof kv->marked);
     if ((rc = kv_log_recycle(kv)) == 0 && kv->hold != KV_NONE) {
         /* the expiry is now part of the checkpoint: clean the partition */

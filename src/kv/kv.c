@@ -86,22 +86,23 @@ int strata_kv_commit(struct strata_kv *kv)
 int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
 {
     const struct strata_kv_state *s;
-    struct kv_summary sum;
+    struct strata_kv_summary sum;
     unsigned i;
     int rc;
     if (kv == NULL || st == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
     s = &kv->st;
     memset(st, 0, sizeof *st);
-    for (i = s->live; i-- > 0;)
-        st->records += s->nrec[kv_live_part(kv, i)];
-    for (i = 0; i < s->live; i++)
-        if (s->nrec[kv_live_part(kv, i)] != 0) {
+    for (i = 0; i < s->live; i++) {
+        unsigned n = s->nrec[kv_live_part(kv, i)];
+        /* the oldest partition holding records gives the oldest time */
+        if (n != 0 && st->records == 0) {
             if ((rc = kv_summary(kv, i, &sum)) != 0)
                 return rc;
             st->oldest_ts = sum.t_lo;
-            break;
         }
+        st->records += n;
+    }
     st->records_expired = s->expired;
     st->commits = s->seq;
     st->partitions_live = s->live;
@@ -109,7 +110,8 @@ int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
     st->nodes = s->nodes;
     st->node_capacity = kv->max_nodes;
     st->part_bytes = kv->part_size;
-    st->part_bytes_used = (uint32_t)s->nodes * kv->node_size + (uint32_t)s->records * kv->rec_size;
+    st->part_bytes_used =
+        (uint32_t)s->nodes * kv->node_size + (uint32_t)s->cur.records * kv->rec_size;
     st->garbage_bytes =
         (uint32_t)s->garbage_nodes * kv->node_size + (uint32_t)s->garbage_records * kv->rec_size;
     st->log_bytes = kv_log_bytes(kv);

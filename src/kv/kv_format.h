@@ -58,12 +58,13 @@ static inline uint32_t kv_commit_ctxlen(const uint8_t *o)
 }
 
 /* ---- context (the commit's payload) ------------------------------------------------------------
- * signature, then the store's state (struct strata_kv_state, field by field: ckpt.c), then the
- * registered application regions in order. */
+ * the signature, the current partition's summary (as below, without CRC), then the rest of the
+ * store's state (struct strata_kv_state, field by field: ckpt.c), then the registered
+ * application regions in order. */
 enum {
-    KV_CTX_SIG = 0,   /* u32 CRC of the format-relevant configuration (kv_signature) */
-    KV_CTX_STATE = 4,
-    KV_CTX_FIXED = 31 /* bytes before nrec[partitions] and the key box (see ckpt.c) */
+    KV_CTX_SIG = 0,    /* u32 CRC of the format-relevant configuration (kv_signature) */
+    KV_CTX_SUMMARY = 4,
+    KV_CTX_FIXED = 31  /* context bytes = 31 + 2 x partitions + 4 x d + the regions' bytes */
 };
 
 /* ---- partition summary: the last bytes of each partition describe its ring predecessor --------
@@ -72,9 +73,9 @@ enum {
     KV_SUM_TLO = 0,     /* u32 earliest timestamp */
     KV_SUM_THI = 4,     /* u32 latest timestamp */
     KV_SUM_RECORDS = 8, /* u16 records allocated (garbage included: zeroed) */
-    KV_SUM_MONO = 10,   /* u8 1 if its timestamps never decreased in insertion order; u8 0 */
-    KV_SUM_BOX = 12,    /* i16 lo[d] then i16 hi[d]; then the u32 CRC of everything before */
-    KV_SUM_FIXED = 16   /* summary bytes = 16 + 4 d */
+    KV_SUM_MONO = 10,   /* u8 1 if its timestamps never decreased in insertion order */
+    KV_SUM_BOX = 11,    /* i16 lo[d] then i16 hi[d]; then the u32 CRC of everything before */
+    KV_SUM_FIXED = 15   /* summary bytes = 15 + 4 d */
 };
 
 /* ---- node slots ---------------------------------------------------------------------------- */

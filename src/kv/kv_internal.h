@@ -10,6 +10,10 @@
 #ifndef STRATA_KV_INTERNAL_H
 #define STRATA_KV_INTERNAL_H
 
+#ifdef KV_BASELINE
+#include "kv_baseline_names.h" /* bench/kv: this build's names, apart from the library's */
+#endif
+
 #include <string.h>
 
 #include "kv_format.h"
@@ -26,13 +30,11 @@
 /* ---- optional features -----------------------------------------------------------------------
  * The default build has every feature. A build for a device that needs less may leave out what
  * the paper calls optional (make size reports both): STRATA_KV_NO_PIVOT (pivot split),
- * STRATA_KV_NO_REGULAR_SPLIT (the classic split, kept for the paper's comparison),
- * STRATA_KV_FIXED_DIMS (d = 2 only), STRATA_KV_NO_PAYLOAD; STRATA_KV_MINIMAL sets all four.
+ * STRATA_KV_FIXED_DIMS (d = 2 only), STRATA_KV_NO_PAYLOAD; STRATA_KV_MINIMAL sets all three.
  * Such a build refuses a config that asks for what it left out (STRATA_KV_LIMIT_FLAGS, DIMS,
  * PAYLOAD). */
 #ifdef STRATA_KV_MINIMAL
 #define STRATA_KV_NO_PIVOT
-#define STRATA_KV_NO_REGULAR_SPLIT
 #define STRATA_KV_FIXED_DIMS
 #define STRATA_KV_NO_PAYLOAD
 #endif
@@ -41,10 +43,13 @@
 #else
 #define KV_PIV(kv) ((unsigned)(kv)->pivots)
 #endif
-#ifdef STRATA_KV_NO_REGULAR_SPLIT
-#define KV_REGULAR(kv) 0
+/* The classic quadtree's split, which migrates a node's records to its children: only for the
+ * benchmark's comparison with lazy split (paper Fig. 18a), so only in its build. */
+#define KV_REGULAR_SPLIT (1u << 0)
+#ifdef KV_BASELINE
+#define KV_REGULAR(kv) (((kv)->cfg->flags & KV_REGULAR_SPLIT) != 0)
 #else
-#define KV_REGULAR(kv) (((kv)->cfg->flags & STRATA_KV_REGULAR_SPLIT) != 0)
+#define KV_REGULAR(kv) 0
 #endif
 #ifdef STRATA_KV_FIXED_DIMS
 #define KV_DIMS(kv) 2u
@@ -76,7 +81,7 @@ unsigned kv_cur(const struct strata_kv *kv);
 
 /* ---- the write path ------------------------------------------------------------------------------
  * kv_io_read(kv, part, off, buf, len)       read bytes of a partition
- * kv_io_rec_append(kv, bytes)               write the record at index st.records, advance it
+ * kv_io_rec_append(kv, bytes)               write the record at index st.cur.records, advance it
  * kv_io_group_alloc(kv, kind, &first)       allocate a group (KV_HDR_...) at st.nodes
  * kv_io_node_append(kv, path, depth, slot, vals, n)
  *                                           write n entries at `slot` of path[depth]
@@ -107,6 +112,10 @@ struct kv_baseline {
 #define kv_io_root(kv, p) KV_IO(kv)->root(kv, p)
 #define kv_io_full(kv) KV_IO(kv)->full(kv)
 int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg);
+/* The baselines' own log objects (bench/kv/wal.c): size from the first n bytes, 0 if none; and
+ * the largest one. */
+uint32_t kv_baseline_obj_size(const struct strata_kv *kv, const uint8_t *b, uint32_t n);
+#define KV_BASELINE_WINDOW 64u
 #else
 #define KV_PATH 1 /* the library writes only to the node the descent ends at */
 #define kv_io_read kv_read_part
@@ -219,12 +228,6 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec);
 
 /* ---- part.c: partitions and their summaries ----------------------------------------------------- */
 
-struct kv_summary {
-    uint32_t t_lo, t_hi;
-    uint16_t records;
-    uint8_t mono;
-    struct strata_kv_box box;
-};
 /* Switch the current partition to the next one (clean it, write the closing partition's
  * summary into it, create its root, expire the oldest when no free partition remains).
  * STRATA_ENOSPC when the next one waits for a commit. */
@@ -232,9 +235,10 @@ int kv_switch(struct strata_kv *kv);
 /* Blank-check and erase every unit of a partition. */
 int kv_part_clean(const struct strata_kv *kv, unsigned part);
 /* Summary of the partition in live slot i; ECORRUPT if damaged. */
-int kv_summary(const struct strata_kv *kv, unsigned i, struct kv_summary *s);
-/* Encode the current partition's summary (bytes for the next partition's end). */
-void kv_summary_encode(const struct strata_kv *kv, uint8_t *b);
+int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary *s);
+/* Summary fields <-> their bytes (docs/format-kv.md; no CRC); returns the byte count. */
+unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
+                          int decode);
 /* Fold a new record into the current partition's summary. */
 void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r);
 /* Empty summary for a fresh current partition. */
@@ -295,8 +299,8 @@ int kv_after_commit(struct strata_kv *kv);
 int kv_restore(struct strata_kv *kv);
 /* Finish a write-back the save area records as pending. */
 int kv_undo_pending(struct strata_kv *kv);
-/* Rewrite partition unit `unit` (relative to the partition) without the slots written after
- * their node's mark and, with `areas`, without the new nodes and records. */
-int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, int areas);
+/* Rewrite partition unit `unit` (relative to the partition) through the save area, with the
+ * bytes of [lo, hi) (partition offsets) and those written after every node mark erased. */
+int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi);
 
 #endif

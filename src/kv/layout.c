@@ -16,10 +16,10 @@
 #else
 #define KV_BUILD_PIVOT STRATA_KV_PIVOT
 #endif
-#ifdef STRATA_KV_NO_REGULAR_SPLIT
-#define KV_BUILD_REGULAR 0u
+#ifdef KV_BASELINE
+#define KV_BUILD_REGULAR KV_REGULAR_SPLIT
 #else
-#define KV_BUILD_REGULAR STRATA_KV_REGULAR_SPLIT
+#define KV_BUILD_REGULAR 0u
 #endif
 
 /* byte-addressable, bitwise-reprogrammable NOR only: slots are zeroed in place */
@@ -167,7 +167,7 @@ uint32_t kv_signature(const struct strata_kv *kv)
     b[0] = STRATA_KV_VERSION;
     kv_codec(b + 1, (void *)c, sig_fields, sizeof sig_fields, (unsigned)kv->dims << 8, 0);
     /* then the split flags and the context length (the regions' size follows from it) */
-    strata_put_le16(b + n, c->flags & (STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
+    strata_put_le16(b + n, c->flags & (KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
     strata_put_le16(b + n + 2, kv->ctx_len);
     return strata_crc32(0, b, n + 4u);
 }

@@ -36,13 +36,18 @@ int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq)
 }
 
 /* Size of the object whose first n bytes are b, 0 if no object starts so. */
-static uint32_t obj_size(const uint8_t *b, uint32_t n)
+static uint32_t obj_size(const struct strata_kv *kv, const uint8_t *b, uint32_t n)
 {
+    (void)kv;
     if (b[0] == KV_OBJ_MARK || b[0] == KV_OBJ_SEAL)
         return KV_SHORT_LEN;
     if (b[0] == KV_OBJ_COMMIT && n > KV_COMMIT_CTXLEN + 1u)
         return KV_COMMIT_EXTRA + kv_commit_ctxlen(b);
+#ifdef KV_BASELINE
+    return kv_baseline_obj_size(kv, b, n);
+#else
     return 0;
+#endif
 }
 
 int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
@@ -64,7 +69,7 @@ int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
             c->off = (uint16_t)(c->off + i);
             continue;
         }
-        size = obj_size(o->b, n);
+        size = obj_size(kv, o->b, n);
         if (size <= 4u || size > left)
             return 0;
         if (size <= n) {
@@ -172,5 +177,10 @@ uint32_t kv_log_bytes(const struct strata_kv *kv)
 
 uint32_t kv_log_window(const struct strata_kv *kv)
 {
-    return KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
+    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
+#ifdef KV_BASELINE
+    if (w < KV_BASELINE_WINDOW)
+        w = KV_BASELINE_WINDOW;
+#endif
+    return w;
 }

@@ -27,8 +27,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
             if (ni->child == 0 || ni->child >= kv->max_nodes)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
-            for (j = 0; i >= t + KV_PIV(kv) && j < KV_PIV(kv); j++)
-                ni->pivot[j] = (uint16_t)strata_get_le16(b + 2u * (i - KV_PIV(kv) + j));
+            for (j = KV_PIV(kv); j > 0 && i >= t + KV_PIV(kv); j--)
+                ni->pivot[j - 1u] = (uint16_t)strata_get_le16(b + 2u * (i - 1u - KV_PIV(kv) + j));
         }
         break;
     }
@@ -45,6 +45,7 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
 
 unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain)
 {
+    (void)kv;
     if (ni->child == 0)
         return ni->w;
     /* records end where the tail begins; after a regular (migrating) split the node's own
@@ -66,6 +67,13 @@ int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsig
     return 1;
 }
 
+/* Where dimension j of box b splits: into [lo, p] and [p + 1, hi]. */
+static int32_t split_at(const struct strata_kv_box *b, const uint16_t *pivot, unsigned j)
+{
+    int32_t lo = b->lo[j];
+    return pivot ? (int32_t)pivot[j] - 32768 : lo + (b->hi[j] - lo) / 2;
+}
+
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                  unsigned k, struct strata_kv_box *out)
 {
@@ -73,15 +81,13 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     (void)kv;
     *out = *b;
     for (j = 0; j < KV_DIMS(kv); j++) {
-        int32_t lo = b->lo[j], hi = b->hi[j];
-        /* the box divides into [lo, p] and [p + 1, hi] */
-        int32_t p = pivot ? (int32_t)pivot[j] - 32768 : lo + (hi - lo) / 2;
-        if (lo == hi) {
+        int32_t p = split_at(b, pivot, j);
+        if (b->lo[j] == b->hi[j]) {
             if (k & (1u << j))
                 return 1; /* a single value does not split: the upper half is empty */
             continue;
         }
-        if (p < lo || p >= hi)
+        if (p < b->lo[j] || p >= b->hi[j])
             return STRATA_ECORRUPT;
         if (k & (1u << j))
             out->lo[j] = (int16_t)(p + 1);
@@ -91,14 +97,14 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     return 0;
 }
 
-unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
-                     const int16_t *v)
+unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b,
+                     const uint16_t *pivot, const int16_t *v)
 {
-    struct strata_kv_box c;
-    unsigned k;
-    for (k = 0; k + 1u < kv->group; k++)
-        if (kv_child_box(kv, b, pivot, k, &c) == 0 && kv_meets(kv, c.lo, c.hi, v, v))
-            break;
+    unsigned k = 0, j;
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++)
+        if (b->lo[j] != b->hi[j] && v[j] > split_at(b, pivot, j))
+            k |= 1u << j;
     return k;
 }
 

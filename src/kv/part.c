@@ -28,71 +28,61 @@ int kv_part_clean(const struct strata_kv *kv, unsigned part)
 
 void kv_summary_reset(struct strata_kv *kv)
 {
+    struct strata_kv_summary *s = &kv->st.cur;
     unsigned j;
-    kv->st.t_lo = 0xFFFFFFFFu;
-    kv->st.t_hi = 0;
-    kv->st.mono = 1;
+    memset(s, 0, sizeof *s);
+    s->t_lo = 0xFFFFFFFFu;
+    s->mono = 1;
     for (j = 0; j < STRATA_KV_MAX_DIMS; j++) {
-        kv->st.lo[j] = INT16_MAX;
-        kv->st.hi[j] = INT16_MIN;
+        s->lo[j] = INT16_MAX;
+        s->hi[j] = INT16_MIN;
     }
 }
 
 void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r)
 {
-    struct strata_kv_state *st = &kv->st;
+    struct strata_kv_summary *s = &kv->st.cur;
     unsigned j;
-    if (r->ts < st->t_hi)
-        st->mono = 0;
-    if (r->ts < st->t_lo)
-        st->t_lo = r->ts;
-    if (r->ts > st->t_hi)
-        st->t_hi = r->ts;
+    if (r->ts < s->t_hi)
+        s->mono = 0;
+    if (r->ts < s->t_lo)
+        s->t_lo = r->ts;
+    if (r->ts > s->t_hi)
+        s->t_hi = r->ts;
     for (j = 0; j < KV_DIMS(kv); j++) {
-        if (r->v[j] < st->lo[j])
-            st->lo[j] = r->v[j];
-        if (r->v[j] > st->hi[j])
-            st->hi[j] = r->v[j];
+        if (r->v[j] < s->lo[j])
+            s->lo[j] = r->v[j];
+        if (r->v[j] > s->hi[j])
+            s->hi[j] = r->v[j];
     }
 }
 
-void kv_summary_encode(const struct strata_kv *kv, uint8_t *b)
+#define F(field, w) (uint8_t)offsetof(struct strata_kv_summary, field), w
+static const uint8_t summary_fields[] = {F(t_lo, 4), F(t_hi, 4), F(records, 2), F(mono, 1),
+                                         F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS)};
+#undef F
+
+unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
+                          int decode)
 {
-    const struct strata_kv_state *st = &kv->st;
-    unsigned j, d = KV_DIMS(kv), n = kv->sum_len - 4u;
-    strata_put_le32(b + KV_SUM_TLO, st->t_lo);
-    strata_put_le32(b + KV_SUM_THI, st->t_hi);
-    strata_put_le16(b + KV_SUM_RECORDS, st->records);
-    b[KV_SUM_MONO] = st->mono;
-    b[KV_SUM_MONO + 1] = 0;
-    for (j = 0; j < d; j++) {
-        strata_put_le16(b + KV_SUM_BOX + 2u * j, (uint16_t)st->lo[j]);
-        strata_put_le16(b + KV_SUM_BOX + 2u * (d + j), (uint16_t)st->hi[j]);
-    }
-    strata_put_le32(b + n, strata_crc32(0, b, n));
+    kv_codec(b, s, summary_fields, sizeof summary_fields, (unsigned)kv->dims << 8, decode);
+    return kv->sum_len - 4u;
 }
 
-int kv_summary(const struct strata_kv *kv, unsigned i, struct kv_summary *s)
+int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary *s)
 {
     uint8_t b[KV_SUM_FIXED + 4 * STRATA_KV_MAX_DIMS];
-    unsigned j, d = KV_DIMS(kv), n = kv->sum_len - 4u;
+    unsigned n = kv->sum_len - 4u;
     int rc;
     if (i + 1u == kv->st.live) {
-        kv_summary_encode(kv, b); /* the current partition's, from the state */
-    } else {
-        if ((rc = kv_read_part(kv, kv_live_part(kv, i + 1u), kv->rec_end, b, kv->sum_len)) != 0)
-            return rc;
-        if (strata_get_le32(b + n) != strata_crc32(0, b, n))
-            return STRATA_ECORRUPT;
+        *s = kv->st.cur; /* the current partition's, from the state */
+        return 0;
     }
-    s->t_lo = strata_get_le32(b + KV_SUM_TLO);
-    s->t_hi = strata_get_le32(b + KV_SUM_THI);
-    s->records = (uint16_t)strata_get_le16(b + KV_SUM_RECORDS);
-    s->mono = b[KV_SUM_MONO];
-    for (j = 0; j < d; j++) {
-        s->box.lo[j] = (int16_t)strata_get_le16(b + KV_SUM_BOX + 2u * j);
-        s->box.hi[j] = (int16_t)strata_get_le16(b + KV_SUM_BOX + 2u * (d + j));
-    }
+    if ((rc = kv_read_part(kv, kv_live_part(kv, i + 1u), kv->rec_end, b, kv->sum_len)) != 0)
+        return rc;
+    if (strata_get_le32(b + n) != strata_crc32(0, b, n))
+        return STRATA_ECORRUPT;
+    kv_summary_codec(kv, b, s, 1);
     return 0;
 }
 
@@ -102,6 +92,7 @@ int kv_switch(struct strata_kv *kv)
     unsigned t = kv_live_part(kv, st->live); /* the ring slot after the current one */
     uint8_t b[KV_SUM_FIXED + 4 * STRATA_KV_MAX_DIMS];
     uint16_t root;
+    unsigned n;
     int rc;
     if (t == kv->hold)
         return STRATA_ENOSPC;
@@ -110,11 +101,12 @@ int kv_switch(struct strata_kv *kv)
     kv->flags &= (uint8_t)~KV_F_SPARE;
     /* nothing in the new partition predates the checkpoint, so nothing of it needs a mark: a
      * restore to the checkpoint leaves it garbage, which the next switch cleans */
-    kv_summary_encode(kv, b);
+    n = kv_summary_codec(kv, b, &st->cur, 0);
+    strata_put_le32(b + n, strata_crc32(0, b, n));
     if ((rc = kv_prog_part(kv, t, kv->rec_end, b, kv->sum_len)) != 0)
         return rc;
     st->live++;
-    st->nodes = st->records = st->garbage_nodes = st->garbage_records = 0;
+    st->nodes = st->garbage_nodes = st->garbage_records = 0;
     st->nrec[t] = 0;
     kv_summary_reset(kv);
     kv->ck_nodes = kv->ck_records = 0;

@@ -12,9 +12,9 @@
 
 int kv_rb_rec_append(struct strata_kv *kv, const uint8_t *rec)
 {
-    int rc = kv_prog_part(kv, kv_cur(kv), kv_rec_off(kv, kv->st.records), rec, kv->rec_size);
+    int rc = kv_prog_part(kv, kv_cur(kv), kv_rec_off(kv, kv->st.cur.records), rec, kv->rec_size);
     if (rc == 0)
-        kv->st.records++;
+        kv->st.cur.records++;
     return rc;
 }
 

@@ -16,46 +16,60 @@
  *   4. zero a torn tail of the log so that appending can go on after it.
  *
  * Every step is idempotent and decides from what the checkpoint and the marks say, which do not
- * change until the next commit, so a restore cut at any point is simply run again.
+ * change until the next commit, so a restore cut at any point is simply run again. A segment
+ * rewritten by erase undo loses what every mark in it names, so one rewrite serves all its nodes.
  */
 #include "kv_internal.h"
 
+/* Rebuild, through the save area, each unit of `part` that [from, to) touches (last one first
+ * with `down`) without the bytes of [lo, hi). */
+static int erase_units(struct strata_kv *kv, unsigned part, uint32_t from, uint32_t to,
+                       uint32_t lo, uint32_t hi, int down)
+{
+    uint32_t first = from / kv->unit_size, last = (to - 1u) / kv->unit_size, u;
+    int rc;
+    kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
+    for (u = first; u <= last; u++)
+        if ((rc = kv_undo_unit(kv, part, down ? first + last - u : u, lo, hi)) != 0)
+            return rc;
+    return 0;
+}
+
+static int zero(const struct strata_kv *kv, unsigned part, uint32_t off, uint32_t len)
+{
+    return kv_scan_flash(kv, kv_unit_addr(kv, kv_part_unit(kv, part)) + off, len, KV_SCAN_ZERO,
+                         NULL);
+}
+
 /* Step 2 for one node mark: every slot from m on was free at the checkpoint. */
-static int undo_node(struct strata_kv *kv, unsigned part, uint32_t node, unsigned m)
+static int undo_node(struct strata_kv *kv, unsigned part, uint32_t node, uint32_t m)
 {
     uint8_t *b = kv->cfg->buffer;
-    uint32_t off = kv_node_off(kv, node), v, u;
-    unsigned S = kv->slots, i, f = 0, l = m, zeros = 0;
+    uint32_t off = kv_node_off(kv, node), i, f = 0, l = m, zeros = 0, v;
     int rc;
-    if (m == 0 || m >= S)
-        return STRATA_ECORRUPT;
+    if (node >= kv->ck_nodes || m == 0 || m >= kv->slots)
+        return STRATA_ECORRUPT; /* marks only name slots of nodes of the checkpoint */
     if ((rc = kv_read_part(kv, part, off, b, kv->node_size)) != 0)
         return rc;
     /* zeros before the mark; the first non-zero and the last non-free slot from it (a torn
      * program or an interrupted erase undo may leave free slots before written ones) */
-    for (i = 1; i < S; i++) {
+    for (i = 1; i < kv->slots; i++) {
         v = strata_get_le16(b + 2u * i);
         if (i < m)
             zeros += v == 0;
         else if (v != KV_FREE)
             l = i + 1u;
-        if (i >= m && v != 0 && !f)
+        if (i >= m && v != 0 && f == 0)
             f = i;
     }
     if (l == m)
         return 0; /* nothing (left) after this mark */
-    if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || zeros + (l - m) > kv->cfg->spare_slots) {
-        kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
-        for (u = (off + 2u * m) / kv->unit_size; u <= (off + 2u * l - 1u) / kv->unit_size; u++)
-            if ((rc = kv_undo_unit(kv, part, u, 0)) != 0)
-                return rc;
-        return 0;
-    }
-    if (f == 0 || f >= l)
+    if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) || zeros + l - m > kv->cfg->spare_slots)
+        return erase_units(kv, part, off + 2u * m, off + 2u * l, 0, 0, 0);
+    if (f >= l)
         return 0; /* neutralised already */
-    kv->restored.slots_zeroed = (uint16_t)(kv->restored.slots_zeroed + (l - f));
-    return kv_scan_flash(kv, kv_unit_addr(kv, kv_part_unit(kv, part)) + off + 2u * f,
-                         2u * (l - f), KV_SCAN_ZERO, NULL);
+    kv->restored.slots_zeroed = (uint16_t)(kv->restored.slots_zeroed + l - f);
+    return zero(kv, part, off + 2u * f, 2u * (l - f));
 }
 
 static int undo_marks(struct strata_kv *kv, unsigned part)
@@ -69,9 +83,7 @@ static int undo_marks(struct strata_kv *kv, unsigned part)
         if (o.b[0] != KV_OBJ_MARK)
             continue;
         kv->restored.marks++;
-        if (node >= kv->ck_nodes)
-            return STRATA_ECORRUPT; /* marks only name nodes of the checkpoint */
-        if ((rc = undo_node(kv, part, node, (unsigned)kv_mark_slot(o.b))) != 0)
+        if ((rc = undo_node(kv, part, node, kv_mark_slot(o.b))) != 0)
             return rc;
         if (node < STRATA_KV_MARK_BITS)
             kv->marked[node / 8u] |= (uint8_t)(1u << (node % 8u));
@@ -79,70 +91,56 @@ static int undo_marks(struct strata_kv *kv, unsigned part)
     return rc;
 }
 
-/* Step 3, first half: where the two areas really end (*pn nodes, *pr records). */
-static int extents(struct strata_kv *kv, unsigned part, uint32_t *pn, uint32_t *pr)
+/* Step 3: where the two areas really end (pn nodes, pr records), then their undo. */
+static int undo_areas(struct strata_kv *kv, unsigned part)
 {
-    uint32_t base = kv_unit_addr(kv, kv_part_unit(kv, part)), limit;
-    uint32_t cn = kv->ck_nodes, cr = kv->ck_records;
+    struct strata_kv_state *st = &kv->st;
+    uint32_t cn = kv->ck_nodes, cr = kv->ck_records, pn, pr, gap_lo = cn * kv->node_size;
+    uint32_t gap_hi = kv->rec_end - cr * kv->rec_size, base;
     int rc = 0;
+    base = kv_unit_addr(kv, kv_part_unit(kv, part));
     /* records until an erased one, down to the checkpoint's nodes and a guard node */
-    limit = kv->rec_end - (cn + 1u) * kv->node_size;
-    for (*pr = cr; (*pr + 1u) * kv->rec_size <= limit; ++*pr)
-        if ((rc = kv_scan_flash(kv, base + kv_rec_off(kv, *pr), kv->rec_size, KV_SCAN_BLANK,
+    for (pr = cr; (pr + 1u) * kv->rec_size + gap_lo + kv->node_size <= kv->rec_end; pr++)
+        if ((rc = kv_scan_flash(kv, base + kv_rec_off(kv, pr), kv->rec_size, KV_SCAN_BLANK,
                                 NULL)) != 0)
             break;
     if (rc < 0)
         return rc;
     /* node groups until an erased header, up to the checkpoint's records */
-    limit = (kv->rec_end - cr * kv->rec_size) / kv->node_size;
-    for (*pn = cn; *pn < limit;) {
+    for (pn = cn; (pn + 1u) * kv->node_size <= gap_hi;) {
         uint8_t h[2];
         uint32_t kind;
-        if ((rc = kv_fread(kv, base + kv_node_off(kv, *pn), h, 2)) != 0)
+        if ((rc = kv_fread(kv, base + kv_node_off(kv, pn), h, 2)) != 0)
             return rc;
         if ((kind = strata_get_le16(h)) == KV_FREE)
             break;
-        *pn += kind == KV_HDR_QUAD ? kv->group : 1u;
+        pn += kind == KV_HDR_QUAD ? kv->group : 1u;
     }
-    if (*pn > limit)
-        *pn = limit; /* a damaged header: never claim the record area */
-    return 0;
-}
-
-static int undo_areas(struct strata_kv *kv, unsigned part)
-{
-    struct strata_kv_state *st = &kv->st;
-    uint32_t cn = kv->ck_nodes, cr = kv->ck_records, pn, pr, u, last, es = kv->unit_size;
-    int rc = extents(kv, part, &pn, &pr);
-    if (rc != 0 || (pn == cn && pr == cr))
-        return rc;
+    if (pn * kv->node_size > gap_hi)
+        pn = gap_hi / kv->node_size; /* a damaged header: never claim the record area */
+    if (pn == cn && pr == cr)
+        return 0;
     if ((kv->cfg->flags & STRATA_KV_ERASE_UNDO) ||
         (st->garbage_nodes + pn - cn + 1u) * kv->node_size +
                 (st->garbage_records + pr - cr) * kv->rec_size >
             kv->cfg->garbage_reserve) {
         /* erase undo, far end first: node units top down, record units bottom up */
-        kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
-        for (u = (kv_node_off(kv, pn) + es - 1u) / es; pn > cn && u-- > kv_node_off(kv, cn) / es;)
-            if ((rc = kv_undo_unit(kv, part, u, 1)) != 0)
-                return rc;
-        last = (kv_rec_off(kv, cr) + kv->rec_size - 1u) / es;
-        for (u = kv_rec_off(kv, pr - 1u) / es; pr > cr && u <= last; u++)
-            if ((rc = kv_undo_unit(kv, part, u, 1)) != 0)
-                return rc;
-        return 0;
+        if (pn > cn && (rc = erase_units(kv, part, gap_lo, pn * kv->node_size, gap_lo, gap_hi,
+                                         1)) != 0)
+            return rc;
+        return pr > cr ? erase_units(kv, part, kv_rec_off(kv, pr - 1u), gap_hi, gap_lo, gap_hi, 0)
+                       : 0;
     }
     /* discard: the new records are zeroed (a newest-first scan walks the record area and skips
      * them), the new nodes are unreachable */
-    if (pr > cr &&
-        (rc = kv_scan_flash(kv, kv_unit_addr(kv, kv_part_unit(kv, part)) + kv_rec_off(kv, pr - 1u),
-                            (pr - cr) * kv->rec_size, KV_SCAN_ZERO, NULL)) != 0)
+    if (pr > cr && (rc = zero(kv, part, kv_rec_off(kv, pr - 1u), (pr - cr) * kv->rec_size)) != 0)
         return rc;
     kv->restored.garbage_nodes = (uint16_t)(pn - cn);
     kv->restored.garbage_records = (uint16_t)(pr - cr);
     st->garbage_nodes = (uint16_t)(st->garbage_nodes + pn - cn);
     st->garbage_records = (uint16_t)(st->garbage_records + pr - cr);
     st->nodes = (uint16_t)pn;
-    st->records = (uint16_t)pr;
+    st->cur.records = (uint16_t)pr;
     return 0;
 }
 

@@ -22,23 +22,29 @@ static int in_time(const struct strata_kv_query *q, uint32_t lo, uint32_t hi)
     return !q->has_time || (q->t_lo <= hi && q->t_hi >= lo);
 }
 
-/* The next live slot (counting up, or down for newest first) whose summary may match; *s
- * filled. 0 when there is none left. */
-static int next_partition(struct strata_kv *kv, struct strata_kv_iter *it, struct kv_summary *s)
+/* The live slot of the partition being walked (it->part counts those not started yet). */
+static unsigned walk_slot(const struct strata_kv *kv, const struct strata_kv_iter *it)
 {
-    for (;;) {
-        unsigned i = it->q.newest_first ? (unsigned)it->part - 1u : it->part;
+    return it->q.newest_first ? it->part : kv->st.live - 1u - it->part;
+}
+
+/* Start the next partition (oldest first, or newest first) whose summary may match; *s filled.
+ * 0 when there is none left. */
+static int next_partition(struct strata_kv *kv, struct strata_kv_iter *it,
+                          struct strata_kv_summary *s)
+{
+    while (it->part > 0) {
+        unsigned i;
         int rc;
-        if (it->q.newest_first ? it->part == 0 : it->part >= kv->st.live)
-            return 0;
-        it->part = (uint8_t)(it->q.newest_first ? i : i + 1u);
+        it->part--;
+        i = walk_slot(kv, it);
         if ((rc = kv_summary(kv, i, s)) != 0)
             return rc;
         if (kv->st.nrec[kv_live_part(kv, i)] != 0 &&
-            kv_meets(kv, s->box.lo, s->box.hi, it->q.lo, it->q.hi) &&
-            in_time(&it->q, s->t_lo, s->t_hi))
+            kv_meets(kv, s->lo, s->hi, it->q.lo, it->q.hi) && in_time(&it->q, s->t_lo, s->t_hi))
             return 1;
     }
+    return 0;
 }
 
 /* Make `node` the top of the stack (its box is it->box): count the visit, find where its
@@ -83,6 +89,7 @@ static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned pa
             continue;
         if ((rc = kv_rec_read(kv, part, ptr, out)) != 0)
             return rc < 0 ? rc : STRATA_ECORRUPT; /* a live pointer to a zeroed record */
+        it->ptr = (uint16_t)ptr;
         if (matches(kv, &it->q, out))
             return 1;
     }
@@ -135,17 +142,16 @@ static int next_tree(struct strata_kv *kv, struct strata_kv_iter *it, struct str
         unsigned part;
         int rc;
         if (it->depth == 0) {
-            struct kv_summary s;
+            struct strata_kv_summary s;
             if ((rc = next_partition(kv, it, &s)) != 1)
                 return rc;
-            part = kv_live_part(kv, it->part - 1u);
+            part = kv_live_part(kv, walk_slot(kv, it));
             kv_domain(kv, &it->box);
             it->visits = 0;
             it->depth = 1;
             rc = enter(kv, it, part, kv_io_root(kv, part));
         } else {
-            /* the partition being walked is in live slot it->part - 1 */
-            part = kv_live_part(kv, it->part - 1u);
+            part = kv_live_part(kv, walk_slot(kv, it));
             if (TOP(it)->next == 0 && (rc = next_own(kv, it, part, out)) != 0)
                 return rc;
             rc = next_child(kv, it, part);
@@ -161,7 +167,7 @@ static int next_recent(struct strata_kv *kv, struct strata_kv_iter *it,
     for (;;) {
         int rc;
         if (it->visits == 0) {
-            struct kv_summary s;
+            struct strata_kv_summary s;
             if ((rc = next_partition(kv, it, &s)) != 1)
                 return rc;
             it->visits = s.records;
@@ -193,8 +199,7 @@ int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
     memset(it, 0, sizeof *it);
     it->q = *q;
     it->gen = kv->gen;
-    if (q->newest_first)
-        it->part = kv->st.live;
+    it->part = kv->st.live;
     return 0;
 }
 
@@ -206,7 +211,8 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
         return STRATA_EINVAL;
     if (it->q.limit != 0 && it->returned >= it->q.limit)
         return 0;
-    rc = it->q.newest_first ? next_recent(kv, it, out) : next_tree(kv, it, out);
+    /* (newest_first 2: partitions newest first, tree order inside; get uses it) */
+    rc = it->q.newest_first == 1 ? next_recent(kv, it, out) : next_tree(kv, it, out);
     it->returned += rc == 1;
     return rc;
 }

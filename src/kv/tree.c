@@ -177,7 +177,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
  * between the areas so that a restore can find where each ends. */
 static int fits(const struct strata_kv *kv, unsigned need)
 {
-    uint32_t n = (uint32_t)kv->st.nodes + need, r = kv->st.records + 1u;
+    uint32_t n = (uint32_t)kv->st.nodes + need, r = kv->st.cur.records + 1u;
     uint32_t logical = (n - kv->st.garbage_nodes) * kv->node_size +
                        (r - kv->st.garbage_records) * kv->rec_size;
     return logical + kv->cfg->garbage_reserve <= kv->rec_end &&
@@ -187,12 +187,16 @@ static int fits(const struct strata_kv *kv, unsigned need)
 static int plan(struct strata_kv *kv, const int16_t *v, struct kv_plan *p)
 {
     int rc = descend(kv, kv_cur(kv), v, p);
-    if (rc == 0 && p->live >= kv->node_cap) {
-        /* count the nodes the split will need (the path prefix stays as it is) */
+    if (rc != 0 || p->live < kv->node_cap)
+        return rc;
+    if (KV_REGULAR(kv)) {
+        /* a regular split may split the children it fills: count them with a dry run */
         struct kv_plan keep = *p;
         rc = split(kv, p, v, 1);
         keep.need = p->need;
         *p = keep;
+    } else {
+        p->need = kv_is_chain(kv, &p->box, p->level) ? 1u : kv->group;
     }
     return rc;
 }
@@ -213,7 +217,7 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
         if (!fits(kv, p.need))
             return STRATA_ENOSPC;
     }
-    ptr = (uint16_t)(kv->st.records + 1u);
+    ptr = (uint16_t)(kv->st.cur.records + 1u);
     kv_rec_encode(kv, rec, b);
     if ((rc = kv_io_rec_append(kv, b)) != 0)
         return rc;

@@ -109,46 +109,36 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *im
     return write_back(kv, unit, img, hdr_addr(kv) + at);
 }
 
-/* Set [lo, hi) of the image (partition offsets, the image starts at `base`) to 0xFF; 1 if that
- * changed anything. */
-static int drop(const struct strata_kv *kv, uint8_t *img, uint32_t base, uint32_t lo,
-                uint32_t hi)
+/* Erase [lo, hi) (partition offsets) in the image of the unit at `base`; 1 if that changed it. */
+static int drop(const struct strata_kv *kv, uint8_t *img, uint32_t base, uint32_t lo, uint32_t hi)
 {
+    uint32_t i;
     int changed = 0;
-    if (lo < base)
-        lo = base;
-    if (hi > base + kv->unit_size)
-        hi = base + kv->unit_size;
-    for (; lo < hi; lo++) {
-        changed |= img[lo - base] != 0xFF;
-        img[lo - base] = 0xFF;
-    }
+    for (i = 0; i < kv->unit_size; i++)
+        if (base + i >= lo && base + i < hi && img[i] != 0xFF) {
+            img[i] = 0xFF;
+            changed = 1;
+        }
     return changed;
 }
 
-int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, int areas)
+int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi)
 {
     uint8_t *img = kv->cfg->buffer;
-    uint32_t base = unit * kv->unit_size, N = kv->node_size;
+    uint32_t base = unit * kv->unit_size;
     struct kv_cursor c;
     struct kv_obj o;
-    int changed = 0, rc;
+    int changed, rc;
     if ((rc = kv_read_part(kv, part, base, img, kv->unit_size)) != 0)
         return rc;
-    /* the gap between the two areas at the checkpoint (only when undoing the areas, far end
-     * first, so that what remains of the garbage stays contiguous), and every node's post-mark
-     * slots */
-    if (areas)
-        changed = drop(kv, img, base, kv->ck_nodes * N,
-                       kv->rec_end - (uint32_t)kv->ck_records * kv->rec_size);
+    changed = drop(kv, img, base, lo, hi);
+    /* and what every mark says was written after the checkpoint, so that one rebuild serves all
+     * the unit's marked nodes (restore.c checked the marks) */
     kv_log_after(kv, &c);
     while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
-        uint32_t node = kv_mark_node(o.b), slot = kv_mark_slot(o.b);
-        if (o.b[0] != KV_OBJ_MARK)
-            continue;
-        if (node >= kv->ck_nodes || slot == 0 || slot >= kv->slots)
-            return STRATA_ECORRUPT;
-        changed |= drop(kv, img, base, node * N + 2u * slot, (node + 1u) * N);
+        uint32_t off = kv_node_off(kv, kv_mark_node(o.b));
+        if (o.b[0] == KV_OBJ_MARK)
+            changed |= drop(kv, img, base, off + 2u * kv_mark_slot(o.b), off + kv->node_size);
     }
     if (rc < 0)
         return rc;

@@ -133,7 +133,7 @@ static void clear_answers(void **state)
         assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
         cur = (t->kv.st.first + t->kv.st.live - 1u) % g.partitions;
         at = (t->cfg.first_unit + g.log_units + 2u + cur * g.partition_units) * 512u +
-             t->kv.rec_end - (uint32_t)t->kv.st.records * 9u + 4u; /* its first value */
+             t->kv.rec_end - (uint32_t)t->kv.st.cur.records * 9u + 4u; /* its first value */
         strata_sim_peek(sim, at, &v, 1);
         v ^= 0x01;
         strata_sim_poke(sim, at, &v, 1);

@@ -284,11 +284,11 @@ static void model_variants(void **state)
     for (seed = 21; seed <= 20 + ts_scale(2, 10); seed++)
         run_model(&g, seed, 5000);
     g.dims = 2;
-    g.flags = STRATA_KV_REGULAR_SPLIT;
+    g.flags = STRATA_KV_ERASE_UNDO;
     g.spare = 0;
     for (seed = 31; seed <= 30 + ts_scale(2, 10); seed++)
         run_model(&g, seed, 5000);
-    g.flags = STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT | STRATA_KV_ERASE_UNDO;
+    g.flags = STRATA_KV_PIVOT | STRATA_KV_ERASE_UNDO;
     g.node_size = 48;
     for (seed = 41; seed <= 40 + ts_scale(1, 10); seed++)
         run_model(&g, seed, 5000);

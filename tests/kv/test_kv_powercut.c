@@ -139,12 +139,12 @@ static void discard_undo_fallbacks(void **state)
     campaign("kv-fallback", g, 150, 400, 20, 2);
 }
 
-/* Pivot split, regular split, three dimensions and a payload. */
+/* Pivot split, three dimensions and a payload. */
 static void variants(void **state)
 {
     struct kt_geo g = kt_small();
     (void)state;
-    g.flags = STRATA_KV_PIVOT | STRATA_KV_REGULAR_SPLIT;
+    g.flags = STRATA_KV_PIVOT;
     g.dims = 3;
     g.payload = 3;
     g.spare = 1;
