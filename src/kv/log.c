@@ -151,7 +151,7 @@ static unsigned log_free(const struct strata_kv *kv)
 
 int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve)
 {
-    return kv->log_off + len <= kv->es || log_free(kv) > reserve;
+    return (uint32_t)kv->log_off + len <= kv->es || log_free(kv) > reserve;
 }
 
 int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
@@ -159,7 +159,7 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
     unsigned next = (kv->log_head + 1u) % kv->cfg->log_units;
     uint8_t h[KV_SEG_HDR];
     int rc;
-    if (kv->log_off + len <= kv->es)
+    if ((uint32_t)kv->log_off + len <= kv->es) /* 32 bits: log_off may be 0xFFFF */
         return 0;
     if (log_free(kv) <= reserve)
         return STRATA_ENOSPC;
