@@ -21,8 +21,9 @@ int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
     return 1;
 }
 
-/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. */
-static unsigned obj_size(const uint8_t *b)
+/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. 32 bits:
+ * a torn length field reads as up to 0xFFFF, and 7 + 0xFFFF must not wrap on a 16-bit int. */
+static uint32_t obj_size(const uint8_t *b)
 {
     switch (b[0]) {
     case KV_OBJ_NODE:
@@ -61,7 +62,8 @@ int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
         int rc;
         if (c->off + 3u <= kv->es) {
             uint32_t addr = kv_unit_addr(kv, c->seg) + c->off;
-            unsigned n = (unsigned)kv->es - c->off, size;
+            unsigned n = (unsigned)kv->es - c->off;
+            uint32_t size;
             if (n > KV_COMMIT_LEN)
                 n = KV_COMMIT_LEN;
             if ((rc = kv_fread(kv, addr, o->b, n)) != 0)
