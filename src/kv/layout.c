@@ -169,7 +169,7 @@ uint32_t kv_signature(const struct strata_kv *kv)
     /* then the split flags and the context length (the regions' size follows from it) */
     strata_put_le16(b + n, c->flags & (KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
     strata_put_le16(b + n + 2, kv->ctx_len);
-    return strata_crc32(0, b, n + 4u);
+    return strata_crc32(0, b, (size_t)(n + 4u));
 }
 
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
@@ -184,7 +184,7 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
         if (rc != 0)
             return rc;
         if (mode == KV_SCAN_CRC)
-            *crc = strata_crc32(*crc, b, n);
+            *crc = strata_crc32(*crc, b, (size_t)n);
         for (i = 0; mode == KV_SCAN_BLANK && i < n; i++)
             if (b[i] != 0xFF)
                 return 0;

@@ -73,7 +73,7 @@ int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
         if (size <= 4u || size > left)
             return 0;
         if (size <= n) {
-            crc = strata_crc32(crc, o->b, size - 4u);
+            crc = strata_crc32(crc, o->b, (size_t)(size - 4u));
             memcpy(s, o->b + size - 4u, 4);
         } else if ((rc = kv_scan_flash(kv, base + c->off, size - 4u, KV_SCAN_CRC, &crc)) != 0 ||
                    (rc = kv_fread(kv, base + c->off + size - 4u, s, 4)) != 0) {
@@ -148,7 +148,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned res
     int rc = kv_log_reserve(kv, len, reserve);
     if (rc != 0)
         return rc;
-    strata_put_le32(obj + len - 4u, strata_crc32(kv->log_seq, obj, len - 4u));
+    strata_put_le32(obj + len - 4u, strata_crc32(kv->log_seq, obj, (size_t)(len - 4u)));
     rc = kv_fprog(kv, kv_unit_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);

@@ -145,7 +145,7 @@ void kv_domain(const struct strata_kv *kv, struct strata_kv_box *b)
  * bit 7 clear (a written record is never all 0xFF). */
 static uint8_t rec_check(const uint8_t *b, uint32_t n)
 {
-    uint8_t c = (uint8_t)(strata_crc32(0, b, n) & 0x7Fu);
+    uint8_t c = (uint8_t)(strata_crc32(0, b, (size_t)n) & 0x7Fu);
     return c ? c : 0x7Fu;
 }
 

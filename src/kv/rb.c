@@ -46,7 +46,7 @@ int kv_rb_node_append(struct strata_kv *kv, uint16_t node, unsigned slot, const 
             if ((rc = kv_log_append(kv, b, KV_SHORT_LEN, 1)) != 0)
                 return rc;
         }
-        *bit |= (uint8_t)m;
+        *bit = (uint8_t)(*bit | m);
     }
     for (i = 0; i < n; i++)
         strata_put_le16(b + 2u * i, vals[i]);

@@ -28,7 +28,7 @@ static int erase_units(struct strata_kv *kv, unsigned part, uint32_t from, uint3
 {
     uint32_t first = from / kv->unit_size, last = (to - 1u) / kv->unit_size, u;
     int rc;
-    kv->restored.fallback |= !(kv->cfg->flags & STRATA_KV_ERASE_UNDO);
+    kv->restored.fallback = (uint8_t)(kv->restored.fallback | !(kv->cfg->flags & STRATA_KV_ERASE_UNDO));
     for (u = first; u <= last; u++)
         if ((rc = kv_undo_unit(kv, part, down ? first + last - u : u, lo, hi)) != 0)
             return rc;
@@ -86,7 +86,7 @@ static int undo_marks(struct strata_kv *kv, unsigned part)
         if ((rc = undo_node(kv, part, node, kv_mark_slot(o.b))) != 0)
             return rc;
         if (node < STRATA_KV_MARK_BITS)
-            kv->marked[node / 8u] |= (uint8_t)(1u << (node % 8u));
+            kv->marked[node / 8u] = (uint8_t)(kv->marked[node / 8u] | 1u << (node % 8u));
     }
     return rc;
 }

@@ -110,6 +110,9 @@ static void check_query(struct model *m, const struct strata_kv_query *q)
         ng++;
     }
     assert_int_equal(rc, 0);
+    /* newest first: exactly the matching records in reverse order of their puts */
+    for (i = 0; q->newest_first && i < ng; i++)
+        assert_int_equal(kt_cmp_record(&got[i], &want[nw - 1u - i]), 0);
     if (q->limit)
         assert_int_equal(ng, nw < q->limit ? nw : q->limit);
     else {
@@ -145,6 +148,7 @@ static void random_query(struct model *m, struct strata_kv_query *q)
     }
     if (ts_rng_below(&m->rng, 4) == 0)
         q->limit = 1 + ts_rng_below(&m->rng, 20);
+    q->newest_first = ts_rng_below(&m->rng, 3) == 0;
 }
 
 static void check_get(struct model *m)
@@ -166,6 +170,9 @@ static void check_get(struct model *m)
             best = &m->recs[i];
     assert_non_null(best);
     assert_int_equal(best->ts, r.ts);
+    /* expiry: records only leave with their partition, oldest first */
+    assert_int_equal(st.records_expired, m->n - live);
+    assert_int_equal(st.oldest_ts, m->recs[m->n - live].ts);
 }
 
 static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
