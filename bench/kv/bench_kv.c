@@ -266,10 +266,10 @@ static const char *const a_names[A_N] = {
     "put: leaf reads (rest of the target node; split passes)",
     "put: record programs",
     "put: 2-byte programs (record pointer, group header, tail)",
-    "put: longer tail programs (pivots)",
+    "put: longer programs (pivot tails, partition summaries)",
     "put: write marks (and log segment headers)",
     "put: erases (log segment opened, partition switch)",
-    "commit: context backup and commit record",
+    "commit: commit object (context) and seal",
     "commit: log recycling (segment erases)",
     "commit: partition cleaning (erases)",
     "blank checks before erasing (reads)"};
@@ -409,12 +409,14 @@ int main(int argc, char **argv)
             out = argv[++w];
         else if (strcmp(argv[w], "--probe") == 0 && w + 3 < argc) {
             /* one run, printed in detail: --probe STORE DATA MA (for calibration and debugging) */
-            const struct store_ops *ops = strcmp(argv[w + 1], "wal") == 0       ? &wal_ops
+            const struct store_ops *ops = strncmp(argv[w + 1], "wal", 3) == 0   ? &wal_ops
                                           : strcmp(argv[w + 1], "cow") == 0     ? &cow_ops
                                           : strcmp(argv[w + 1], "regular") == 0 ? &regular_ops
                                                                                 : &rb_ops;
             int kind = atoi(argv[w + 2]);
             struct run_result r;
+            if (strncmp(argv[w + 1], "wal", 3) == 0 && argv[w + 1][3] != '\0')
+                wal_table = (unsigned)atoi(argv[w + 1] + 3); /* "wal16": a 16-entry table */
             data[kind] = calloc(N_RECORDS, sizeof *data[kind]);
             wl_make((enum wl_kind)kind, N_RECORDS, data[kind]);
             one(ops, (enum wl_kind)kind, atof(argv[w + 3]), ops == &cow_ops ? STRATA_KV_ERASE_UNDO : 0,
@@ -574,7 +576,7 @@ int main(int argc, char **argv)
     {
         static const char *const cols[] = {"", "ours", "target / paper"};
         strata_report_table(rep, "RAM", cols, 3);
-        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (164 B on "
+        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (188 B on "
                                 "Cortex-M0+)");
         strata_report_text(rep, "%u B", (unsigned)sizeof(struct strata_kv));
         strata_report_text(rep, "<= 256 B (paper: < 200 B of program context)");

@@ -64,15 +64,12 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
     uint8_t *b = cfg->buffer, *ctx = b + KV_COMMIT_CTX;
     uint32_t len;
     int rc;
-    /* kv_log_open checked its CRC; re-read it whole */
-    if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + c->off, b, KV_COMMIT_CTX)) != 0)
+    /* kv_log_open checked its CRC; read it whole (the config check made the unit hold one of
+     * this configuration's length, and the device goes on after the log: the save area) */
+    if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + c->off, b,
+                       KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len)) != 0)
         return rc;
-    len = kv_commit_ctxlen(b);
-    if (len != kv->ctx_len)
-        return STRATA_EINVAL; /* formatted with other regions */
-    if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + c->off, b, KV_COMMIT_EXTRA + len)) != 0)
-        return rc;
-    if (strata_get_le32(ctx + KV_CTX_SIG) != kv_signature(kv))
+    if (kv_commit_ctxlen(b) != kv->ctx_len || strata_get_le32(ctx + KV_CTX_SIG) != kv_signature(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
     len = state_codec(kv, ctx, 1);
     kv->ck_nodes = st->nodes;

@@ -23,8 +23,8 @@ enum {
  * The first byte says what is at an object position; every object ends with the CRC of its
  * other bytes seeded with its segment's sequence number (so an object only validates in the
  * segment it was written to). */
-#define KV_OBJ_PAD 0x00    /* a byte of a torn tail neutralised by a restore */
-#define KV_OBJ_END 0xFF    /* no more objects in this segment */
+#define KV_OBJ_PAD 0x00    /* a byte of a torn tail neutralised by a restore (an erased byte,
+                              0xFF, ends the segment's objects) */
 #define KV_OBJ_MARK 'N'    /* node write mark (short object) */
 #define KV_OBJ_SEAL 'S'    /* follows each commit (short object) */
 #define KV_OBJ_COMMIT 'C'  /* commit: the context backup */
@@ -68,15 +68,11 @@ enum {
 };
 
 /* ---- partition summary: the last bytes of each partition describe its ring predecessor --------
- * (written when the predecessor closes, into the partition that takes over) */
-enum {
-    KV_SUM_TLO = 0,     /* u32 earliest timestamp */
-    KV_SUM_THI = 4,     /* u32 latest timestamp */
-    KV_SUM_RECORDS = 8, /* u16 records allocated (garbage included: zeroed) */
-    KV_SUM_MONO = 10,   /* u8 1 if its timestamps never decreased in insertion order */
-    KV_SUM_BOX = 11,    /* i16 lo[d] then i16 hi[d]; then the u32 CRC of everything before */
-    KV_SUM_FIXED = 15   /* summary bytes = 15 + 4 d */
-};
+ * (written when the predecessor closes, into the partition that takes over): the fields of struct
+ * strata_kv_summary in the order of part.c's field table (u32 t_lo, u32 t_hi, u16 records
+ * allocated, u8 timestamps never decreased, i16 lo[d], i16 hi[d]), then the CRC of those. The
+ * context's state fields likewise follow ckpt.c's table. */
+enum { KV_SUM_FIXED = 15 /* summary bytes = 15 + 4 d */ };
 
 /* ---- node slots ---------------------------------------------------------------------------- */
 #define KV_FREE 0xFFFFu

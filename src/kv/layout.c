@@ -49,13 +49,13 @@ static uint32_t regions_size(const struct strata_kv_config *c)
 
 enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_config *c)
 {
-    uint32_t es, psize, area, d, piv, j, regions;
+    uint32_t unit, part_bytes, area, d, pivots, j, regions;
     if (c == NULL)
         return STRATA_KV_LIMIT_CONFIG;
     if (!device_ok(c->flash))
         return STRATA_KV_LIMIT_DEVICE;
-    es = c->flash->geo.erase_size;
-    if (c->buffer == NULL || c->buffer_size < es || c->buffer_size < c->node_size)
+    unit = c->flash->geo.erase_size;
+    if (c->buffer == NULL || c->buffer_size < unit || c->buffer_size < c->node_size)
         return STRATA_KV_LIMIT_BUFFER;
     d = c->dims;
     if (d < 2 || d > KV_BUILD_DIMS)
@@ -64,9 +64,9 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
         return STRATA_KV_LIMIT_PAYLOAD;
     if (c->node_size < 16 || c->node_size > STRATA_KV_MAX_NODE || (c->node_size & 1u))
         return STRATA_KV_LIMIT_NODE_SIZE;
-    piv = c->flags & STRATA_KV_PIVOT ? d : 0u;
+    pivots = c->flags & STRATA_KV_PIVOT ? d : 0u;
     /* a node takes at least two records besides its group header, tail and spare slots */
-    if (c->node_size / 2u < 4u + piv + c->spare_slots)
+    if (c->node_size / 2u < 4u + pivots + c->spare_slots)
         return STRATA_KV_LIMIT_SPARE;
     if (c->partitions < 2 || c->partitions > STRATA_KV_MAX_PARTITIONS)
         return STRATA_KV_LIMIT_PARTITIONS;
@@ -79,16 +79,16 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
             return STRATA_KV_LIMIT_DOMAIN;
     regions = regions_size(c);
     /* a segment holds its header, a commit object and its seal */
-    if (regions > es ||
+    if (regions > unit ||
         KV_SEG_HDR + KV_COMMIT_EXTRA + KV_CTX_FIXED + 2u * c->partitions + 4u * d + regions +
-                KV_SHORT_LEN > es)
+                KV_SHORT_LEN > unit)
         return STRATA_KV_LIMIT_REGIONS;
     if (c->first_unit > c->flash->geo.erase_count ||
         c->log_units + 2u + (uint32_t)c->partitions * c->partition_units >
             c->flash->geo.erase_count - c->first_unit)
         return STRATA_KV_LIMIT_LAYOUT;
-    psize = (uint32_t)c->partition_units * es;
-    area = psize - (KV_SUM_FIXED + 4u * d); /* the erase unit holds at least a commit object */
+    part_bytes = (uint32_t)c->partition_units * unit;
+    area = part_bytes - (KV_SUM_FIXED + 4u * d); /* the erase unit holds at least a commit object */
     if (c->partition_units == 0 || area / c->node_size >= 0x7FFEu ||
         area / (5u + 2u * d + c->payload_size) >= 0x7FFFu)
         return STRATA_KV_LIMIT_PARTITION_SIZE;
@@ -96,18 +96,18 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
             (5u + 2u * d + c->payload_size) > area)
         return STRATA_KV_LIMIT_RESERVE;
     if (kv != NULL) {
-        kv->unit_size = (uint16_t)es;
-        kv->part_size = psize;
+        kv->unit_size = (uint16_t)unit;
+        kv->part_size = part_bytes;
         kv->rec_end = area;
         kv->node_size = (uint8_t)c->node_size;
         kv->slots = (uint8_t)(c->node_size / 2u);
         kv->dims = (uint8_t)d;
         kv->group = (uint8_t)(1u << d);
-        kv->pivots = (uint8_t)piv;
+        kv->pivots = (uint8_t)pivots;
         kv->rec_size = (uint8_t)(5u + 2u * d + c->payload_size);
         kv->sum_len = (uint8_t)(KV_SUM_FIXED + 4u * d);
         kv->max_nodes = (uint16_t)(area / c->node_size);
-        kv->tail_slots = (uint8_t)(piv + c->spare_slots + 1u);
+        kv->tail_slots = (uint8_t)(pivots + c->spare_slots + 1u);
         kv->node_cap = (uint8_t)(kv->slots - 1u - kv->tail_slots);
         kv->ctx_len = (uint16_t)(KV_CTX_FIXED + 2u * c->partitions + 4u * d + regions);
     }
