@@ -82,16 +82,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count)
+struct strata_kv_query kt_all(void)
 {
-    struct strata_kv_iter it;
     struct strata_kv_query q;
-    struct strata_kv_record r;
-    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
-    int rc;
     memset(&q, 0, sizeof q);
     q.lo[0] = q.lo[1] = q.lo[2] = INT16_MIN;
     q.hi[0] = q.hi[1] = q.hi[2] = INT16_MAX;
+    return q;
+}
+
+int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count)
+{
+    struct strata_kv_iter it;
+    struct strata_kv_query q = kt_all();
+    struct strata_kv_record r;
+    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
+    int rc;
     *hash = 1469598103934665603ull;
     *count = 0;
     if ((rc = strata_kv_scan_open(kv, &it, &q)) != 0)

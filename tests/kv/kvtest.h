@@ -44,6 +44,8 @@ void kt_setup(struct kt *t, struct strata_sim *sim, const struct kt_geo *g);
 /* The i-th record of a deterministic workload (seeded), inside the domain. */
 void kt_record(const struct kt *t, uint64_t seed, uint32_t i, struct strata_kv_record *r,
                uint8_t *payload);
+/* A query matching every record. */
+struct strata_kv_query kt_all(void);
 /* Hash of every record a full scan returns, in order (ts, values, payload). */
 int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count);
 /* Insert records [app.next, upto) committing every `every`, updating the app state. */

@@ -77,9 +77,7 @@ static void logger_reads_skip(void **state)
     assert_int_equal(st.records_expired, l->n - live);
     assert_int_equal(st.oldest_ts, l->recs[l->n - live].ts);
 
-    memset(&q, 0, sizeof q);
-    q.lo[0] = q.lo[1] = INT16_MIN;
-    q.hi[0] = q.hi[1] = INT16_MAX;
+    q = kt_all();
     full = count_reads(l, &q, &n);
     assert_int_equal(n, live);
 

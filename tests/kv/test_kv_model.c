@@ -247,9 +247,7 @@ static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
     reboot(m, 1);
     {
         struct strata_kv_query all;
-        memset(&all, 0, sizeof all);
-        all.lo[0] = all.lo[1] = all.lo[2] = INT16_MIN;
-        all.hi[0] = all.hi[1] = all.hi[2] = INT16_MAX;
+        all = kt_all();
         check_query(m, &all);
     }
     ts_assert_no_violations(m->sim);

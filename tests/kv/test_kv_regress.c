@@ -5,15 +5,6 @@
 
 #include "kvtest.h"
 
-static struct strata_kv_query all_query(void)
-{
-    struct strata_kv_query q;
-    memset(&q, 0, sizeof q);
-    q.lo[0] = q.lo[1] = q.lo[2] = INT16_MIN;
-    q.hi[0] = q.hi[1] = q.hi[2] = INT16_MAX;
-    return q;
-}
-
 static void put_at(struct kt *t, uint32_t ts, int16_t a, int16_t b)
 {
     struct strata_kv_record r;
@@ -35,7 +26,7 @@ static void straddling_node_is_undone(void **state)
     for (mode = 0; mode < 2; mode++) {
         struct kt_geo g = kt_small();
         struct kt *t = calloc(1, sizeof *t);
-        struct strata_kv_query q = all_query();
+        struct strata_kv_query q = kt_all();
         uint32_t i, n;
         g.node_size = 104;
         g.spare = 0; /* discard undo falls back to erase undo for any node it would zero */
@@ -224,7 +215,7 @@ static void inverted_query_is_refused(void **state)
 {
     struct kt_geo g = kt_small();
     struct kt *t = calloc(1, sizeof *t);
-    struct strata_kv_query q = all_query();
+    struct strata_kv_query q = kt_all();
     struct strata_kv_iter it;
     uint32_t n;
     (void)state;
@@ -235,7 +226,7 @@ static void inverted_query_is_refused(void **state)
     q.hi[1] = 9;
     assert_int_equal(strata_kv_scan_open(&t->kv, &it, &q), STRATA_EINVAL);
     assert_int_equal(strata_kv_count(&t->kv, &q, &n), STRATA_EINVAL);
-    q = all_query();
+    q = kt_all();
     q.has_time = 1;
     q.t_lo = 500;
     q.t_hi = 499;
