@@ -158,7 +158,7 @@ static void refuses_unsuitable_devices(void **state)
     (void)state;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct kt *t = calloc(1, sizeof *t);
-        struct strata_sim *sim = ts_sim(bad[i], 0, 1);
+        struct strata_sim *sim = ts_sim(bad[i], 64, 1);
         kt_setup(t, sim, &g);
         t->cfg.first_unit = 0;
         assert_int_equal(strata_kv_format(&t->kv, &t->cfg), STRATA_EDEVICE);

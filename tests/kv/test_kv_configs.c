@@ -33,6 +33,10 @@ static struct kt_geo draw(struct ts_rng *rng, unsigned node_size)
         g.partition_units = (uint16_t)(3u + ts_rng_below(rng, 4));
     g.reserve = (uint16_t)(ts_rng_below(rng, 2) ? 4u * node_size : 2u * node_size);
     g.units = g.log_units + 2u + (uint32_t)g.partitions * g.partition_units;
+    /* large nodes with many spare slots take few records each and fill small partitions fast:
+     * two partition switches between commits, or a small log full, refuse a put (ENOSPC) until
+     * the program commits, as kv.h says it must */
+    g.retry = 1;
     return g;
 }
 
