@@ -109,3 +109,19 @@ void ramflash_reboot(struct ramflash *rf)
     rf->powered = 1;
     rf->cut_at = 0;
 }
+
+int32_t ramflash_recover(struct ramflash *rf, uint32_t *rng, uint32_t kmax, uint32_t tmax,
+                         int32_t (*mount)(void))
+{
+    int32_t rc;
+    ramflash_reboot(rf);
+    if (tgt_rand_below(rng, 3u) == 0)
+        ramflash_cut_random(rf, rng, kmax, tmax);
+    rc = mount();
+    ramflash_cut(rf, 0, 0);
+    if (rc == STRATA_EPOWER) {
+        ramflash_reboot(rf);
+        rc = mount();
+    }
+    return rc;
+}

@@ -86,6 +86,13 @@ void tgt_digest_u32(struct tgt_digest *d, uint32_t v)
     tgt_digest_bytes(d, b, 4);
 }
 
+void tgt_digest_u32s(struct tgt_digest *d, const uint32_t *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        tgt_digest_u32(d, v[i]);
+}
+
 void tgt_digest_rc(struct tgt_digest *d, unsigned id, int32_t rc)
 {
     tgt_digest_u32(d, (uint32_t)id);
@@ -101,6 +108,13 @@ void tgt_put_digest(const char *what, const struct tgt_digest *d)
     tgt_write(" ");
     tgt_put_dec(d->items);
     tgt_write("\n");
+}
+
+void tgt_put_bytes_digest(const char *what, const void *p, size_t n)
+{
+    struct tgt_digest d = {0, 0};
+    tgt_digest_bytes(&d, p, n);
+    tgt_put_digest(what, &d);
 }
 
 void tgt_trace(uint32_t step, const struct tgt_digest *d)

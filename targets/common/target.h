@@ -54,10 +54,13 @@ struct tgt_digest {
 };
 void tgt_digest_bytes(struct tgt_digest *d, const void *p, size_t n);
 void tgt_digest_u32(struct tgt_digest *d, uint32_t v);
+void tgt_digest_u32s(struct tgt_digest *d, const uint32_t *v, size_t n); /* n numbers */
 /* An answer: the call's id and its result code (rc as 32 bits, sign included). */
 void tgt_digest_rc(struct tgt_digest *d, unsigned id, int32_t rc);
 /* "digest <what> <hex> <count>\n": the lines compared across targets. */
 void tgt_put_digest(const char *what, const struct tgt_digest *d);
+/* The same line for the digest of n bytes (a flash image). */
+void tgt_put_bytes_digest(const char *what, const void *p, size_t n);
 /* Built with -DTGT_TRACE: print the digest after every step, to find the first step at which two
  * targets part (the digest lines compared by make target-test are printed either way). */
 void tgt_trace(uint32_t step, const struct tgt_digest *d);

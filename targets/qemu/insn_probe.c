@@ -3,10 +3,10 @@
  * of a target workload (targets/arm/startup.S), exactly: every executed instruction adds one to a
  * counter (an inline add, no callback); the counter is read when the guest executes
  * tgt_probe_enter (a call starts) and when the store at tgt_probe_leave writes tgt_sink[id] (the
- * call with that id ends; the id is the store's address). Per id it keeps count, total, min and
- * max, and how many of the call's instructions ran inside the address ranges given as div=lo:hi
- * (the run script names libgcc's division helpers there), and writes "id count total min max div"
- * lines to the output file at exit.
+ * call with that id ends; the id is the store's address). Per id it counts the call's
+ * instructions, and those that ran inside the address ranges given as div=lo:hi (the run script
+ * names libgcc's division helpers there), and writes them to the output file at exit
+ * (targets/common/callstats.h).
  *
  *   qemu-system-arm ... -plugin insn_probe.so,enter=0x...,leave=0x...,sink=0x...,out=FILE[,div=lo:hi...]
  *
@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../common/callstats.h"
 
 /* ---- the subset of QEMU's plugin API (include/qemu/qemu-plugin.h, version 1) --------------- */
 typedef uint64_t qemu_plugin_id_t;
@@ -67,19 +69,12 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 
 EXPORT int qemu_plugin_version = 1;
 
-#define MAX_IDS 256
-#define MAX_RANGES 16
-
-static uint64_t executed; /* instructions so far (one vCPU: the Cortex-M machines have one) */
+static struct callstats stats;
+static uint64_t executed;  /* instructions so far (one vCPU: the Cortex-M machines have one) */
 static uint64_t in_ranges; /* of which inside the div= ranges */
 static uint64_t started, started_in_ranges;
 static uint64_t enter_pc, leave_pc, sink;
-static uint64_t range_lo[MAX_RANGES], range_hi[MAX_RANGES];
-static int ranges;
 static const char *out_path;
-static struct {
-    uint64_t count, total, min, max, div;
-} calls[MAX_IDS];
 
 static void on_enter(unsigned int vcpu, void *userdata)
 {
@@ -89,30 +84,13 @@ static void on_enter(unsigned int vcpu, void *userdata)
     started_in_ranges = in_ranges;
 }
 
-static int in_a_range(uint64_t pc)
-{
-    int i;
-    for (i = 0; i < ranges; i++)
-        if (pc >= range_lo[i] && pc < range_hi[i])
-            return 1;
-    return 0;
-}
-
 static void on_leave(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
 {
-    uint64_t id = (vaddr - sink) / 4u, d = executed - started;
     (void)vcpu;
     (void)info;
     (void)userdata;
-    if (id >= MAX_IDS)
-        return;
-    if (calls[id].count == 0 || d < calls[id].min)
-        calls[id].min = d;
-    if (d > calls[id].max)
-        calls[id].max = d;
-    calls[id].total += d;
-    calls[id].div += in_ranges - started_in_ranges;
-    calls[id].count++;
+    callstats_add(&stats, (unsigned)((vaddr - sink) / 4u), executed - started,
+                  in_ranges - started_in_ranges);
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -123,7 +101,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &executed, 1);
-        if (in_a_range(pc))
+        if (callstats_in_range(&stats, pc))
             qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                        &in_ranges, 1);
         if (pc == enter_pc)
@@ -136,18 +114,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void write_counts(qemu_plugin_id_t id, void *userdata)
 {
-    FILE *f = fopen(out_path, "w");
-    unsigned i;
     (void)id;
     (void)userdata;
-    if (f == NULL)
-        return;
-    for (i = 0; i < MAX_IDS; i++)
-        if (calls[i].count != 0)
-            fprintf(f, "%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
-                    calls[i].count, calls[i].total, calls[i].min, calls[i].max, calls[i].div);
-    fprintf(f, "instructions %" PRIu64 "\n", executed);
-    fclose(f);
+    callstats_write(&stats, out_path, "instructions", executed);
 }
 
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
@@ -166,12 +135,9 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
             sink = strtoull(eq + 1, NULL, 0);
         else if (strncmp(argv[i], "out=", 4) == 0)
             out_path = eq + 1;
-        else if (strncmp(argv[i], "div=", 4) == 0 && ranges < MAX_RANGES) {
-            char *end;
-            range_lo[ranges] = strtoull(eq + 1, &end, 0);
-            if (*end != ':')
+        else if (strncmp(argv[i], "div=", 4) == 0) {
+            if (callstats_add_range(&stats, eq + 1) != 0)
                 return 1;
-            range_hi[ranges++] = strtoull(end + 1, NULL, 0);
         }
         else
             return 1;

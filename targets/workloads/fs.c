@@ -63,14 +63,10 @@ static const char *name_of(unsigned i)
 
 static void digest_stat(const struct strata_fs_stat *st)
 {
+    const uint32_t v[] = {st->size,        st->capacity,   st->page,    st->pages,
+                          st->log_records, st->log_record, st->log_used};
     tgt_digest_bytes(&answers, st->name, strlen(st->name));
-    tgt_digest_u32(&answers, st->size);
-    tgt_digest_u32(&answers, st->capacity);
-    tgt_digest_u32(&answers, st->page);
-    tgt_digest_u32(&answers, st->pages);
-    tgt_digest_u32(&answers, st->log_records);
-    tgt_digest_u32(&answers, st->log_record);
-    tgt_digest_u32(&answers, st->log_used);
+    tgt_digest_u32s(&answers, v, sizeof v / sizeof v[0]);
 }
 
 static int32_t do_close(void)
@@ -204,16 +200,17 @@ static int32_t op_df(void)
     rc = strata_fs_df(&fs, &u);
     tgt_leave(FS_DF);
     if (answer(FS_DF, rc) == 0) {
-        tgt_digest_u32(&answers, u.pages);
-        tgt_digest_u32(&answers, u.free);
-        tgt_digest_u32(&answers, u.active);
-        tgt_digest_u32(&answers, u.obsolete);
-        tgt_digest_u32(&answers, u.sectors);
-        tgt_digest_u32(&answers, u.erasable);
-        tgt_digest_u32(&answers, u.files);
-        tgt_digest_u32(&answers, u.logs);
+        const uint32_t v[] = {u.pages,   u.free,     u.active, u.obsolete,
+                              u.sectors, u.erasable, u.files,  u.logs};
+        tgt_digest_u32s(&answers, v, sizeof v / sizeof v[0]);
     }
     return rc;
+}
+
+static void digest_report(const struct strata_fs_report *r)
+{
+    const uint32_t v[] = {r->files, r->logs, r->garbage_pages, r->dirty_sectors};
+    tgt_digest_u32s(&answers, v, sizeof v / sizeof v[0]);
 }
 
 /* fsck without repair: must find nothing, at any point. */
@@ -227,10 +224,7 @@ static int32_t op_check(void)
     tgt_leave(FS_CHECK);
     if (answer(FS_CHECK, rc) != 0 && rc != STRATA_EPOWER)
         tgt_fail(r.first != NULL ? r.first : "fs_check", rc);
-    tgt_digest_u32(&answers, r.files);
-    tgt_digest_u32(&answers, r.logs);
-    tgt_digest_u32(&answers, r.garbage_pages);
-    tgt_digest_u32(&answers, r.dirty_sectors);
+    digest_report(&r);
     return rc;
 }
 
@@ -318,30 +312,18 @@ static int32_t mount(void)
 /* After a cut: reboot, mount (sometimes cut again during the mount's repair), check, observe. */
 static void recover(void)
 {
-    struct tgt_digest image_digest = {0, 0};
     int32_t rc;
     recoveries++;
-    ramflash_reboot(&rf);
-    if (tgt_rand_below(&rng, 3u) == 0)
-        ramflash_cut_random(&rf, &rng, 3u, 16u);
-    rc = mount();
-    ramflash_cut(&rf, 0, 0);
-    if (rc == STRATA_EPOWER) {
-        ramflash_reboot(&rf);
-        rc = mount();
-    }
-    if (rc != 0)
+    if ((rc = ramflash_recover(&rf, &rng, 3u, 16u, mount)) != 0)
         tgt_fail("mount after a power cut", rc);
     if ((rc = op_check()) != 0 || (rc = observe()) < 0)
         tgt_fail("after recovery", rc);
-    tgt_digest_bytes(&image_digest, image, sizeof image);
     tgt_put_digest("fs-recovery-answers", &answers);
-    tgt_put_digest("fs-recovery-image", &image_digest);
+    tgt_put_bytes_digest("fs-recovery-image", image, sizeof image);
 }
 
 int tgt_workload(void)
 {
-    struct tgt_digest image_digest = {0, 0};
     uint32_t s;
     int32_t rc;
     ramflash_init(&rf, image, UNIT_SIZE, UNITS);
@@ -380,8 +362,7 @@ int tgt_workload(void)
         tgt_fail("flash rule violations", (int32_t)rf.violations);
     tgt_line("power-cuts", rf.cuts);
     tgt_line("recoveries", recoveries);
-    tgt_digest_bytes(&image_digest, image, sizeof image);
     tgt_put_digest("fs-answers", &answers);
-    tgt_put_digest("fs-image", &image_digest);
+    tgt_put_bytes_digest("fs-image", image, sizeof image);
     return 0;
 }
