@@ -32,9 +32,12 @@ static void progress(struct strata_report *rep, struct run_plot plots[3])
     int s;
     strata_report_plot(rep, "lines", "kv.progress",
                        "Records stored over time, RB vs WAL vs COW (uniform data, 7 mA)");
-    strata_report_caption(rep, "The steeper the line, the cheaper each record; every step back "
-                               "is work done since the last checkpoint, lost at a power failure "
-                               "and redone after the restore.");
+    strata_report_caption(rep, "The steeper the line, the cheaper each record; a step back is "
+                               "the work since the last checkpoint, lost at a power failure and "
+                               "redone after the restore: %.0f records redone by RB, %.0f by WAL, "
+                               "%.0f by COW.",
+                          strata_trace_lost(&plots[0].trace), strata_trace_lost(&plots[1].trace),
+                          strata_trace_lost(&plots[2].trace));
     strata_report_attr(rep, "x", "time (s)");
     strata_report_attr(rep, "y", "records stored (of 20,000)");
     strata_report_attr(rep, "step", "yes");

@@ -40,6 +40,8 @@ def load(path):
             raise ValueError(f"{path}: data row {n} does not have {len(COLUMNS)} fields")
         if not row["source"].strip():
             raise ValueError(f"{path}: data row {n} has no source note")
+        if not row["reference"].strip():
+            raise ValueError(f"{path}: data row {n} has no reference (the legend's name)")
         try:
             figures.append(PaperFigure(row, n))
         except ValueError:

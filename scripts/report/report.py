@@ -19,6 +19,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import papers  # noqa: E402
 import plots  # noqa: E402

@@ -39,6 +39,19 @@ void strata_trace_add(struct strata_trace *tr, double t, double v, double progre
     tr->last = t;
 }
 
+double strata_trace_lost(const struct strata_trace *tr)
+{
+    double lost = 0, before = 0;
+    size_t i;
+    for (i = 0; i < tr->n; i++) {
+        if (tr->p[i].event == STRATA_TRACE_FAILURE)
+            before = tr->p[i].progress;
+        else if (tr->p[i].event == STRATA_TRACE_RESTORE && before > tr->p[i].progress)
+            lost += before - tr->p[i].progress;
+    }
+    return lost;
+}
+
 void strata_trace_series(struct strata_report *r, const char *name,
                          const struct strata_trace *tr)
 {

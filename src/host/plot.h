@@ -40,6 +40,9 @@ void strata_trace_free(struct strata_trace *tr);
  * sample is kept only when `every` seconds passed since the last point kept; events always. */
 void strata_trace_add(struct strata_trace *tr, double t, double v, double progress,
                       enum strata_trace_event event);
+/* Work lost to power failures: over every restore, the progress before the failure minus the
+ * progress the restore went back to. */
+double strata_trace_lost(const struct strata_trace *tr);
 /* Write the trace as a series of the current plot: time (s), voltage (V), records stored,
  * event ("" for a plain sample, else "failure", "charged", "restore", "checkpoint"). */
 void strata_trace_series(struct strata_report *r, const char *name,

@@ -183,10 +183,12 @@ static void plot_node(struct strata_report *plots, const struct watch *w, const 
     strata_trace_series(plots, "strata_kv (RB)", &w->trace);
     strata_report_plot(plots, "lines", "demo.kv.progress",
                        "The batteryless node: readings stored over time");
-    strata_report_caption(plots, "Each step back is the work since the last checkpoint (at most "
-                                 "%u readings), lost with RAM at a power failure and redone after "
-                                 "the restore; the final store equals a run without failures.",
-                          EVERY - 1u);
+    strata_report_caption(plots, "A power failure loses the readings stored since the last "
+                                 "checkpoint (a step back, at most %u): %.0f readings redone over "
+                                 "%llu failures; flat stretches are waits for charge and erases. "
+                                 "The final store equals a run without failures.",
+                          EVERY - 1u, strata_trace_lost(&w->trace),
+                          (unsigned long long)st->power_failures);
     strata_report_attr(plots, "x", "time (s)");
     strata_report_attr(plots, "y", "readings stored");
     strata_report_attr(plots, "step", "yes");
