@@ -23,14 +23,7 @@ void strata_trace_add(struct strata_trace *tr, double t, double v, double progre
 {
     if (event == STRATA_TRACE_SAMPLE && t - tr->last < tr->every)
         return;
-    if (tr->n == tr->cap) {
-        size_t cap = tr->cap ? 2 * tr->cap : 1024;
-        struct strata_trace_point *p = realloc(tr->p, cap * sizeof *p);
-        if (p == NULL)
-            abort(); /* host tool: out of memory is fatal */
-        tr->p = p;
-        tr->cap = cap;
-    }
+    tr->p = strata_report_grow(tr->p, tr->n, &tr->cap, sizeof *tr->p, 1024);
     tr->p[tr->n].t = t;
     tr->p[tr->n].v = v;
     tr->p[tr->n].progress = progress;

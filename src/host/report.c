@@ -72,16 +72,21 @@ struct strata_report *strata_report_new(const char *name, const char *title)
     return r;
 }
 
+void *strata_report_grow(void *array, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n == *cap) {
+        size_t more = *cap ? 2 * *cap : first;
+        array = realloc(array, more * elem);
+        if (array == NULL)
+            abort(); /* host tool: out of memory is fatal */
+        *cap = more;
+    }
+    return array;
+}
+
 static struct item *add_item(struct strata_report *r)
 {
-    if (r->nitems == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 8;
-        struct item *it = realloc(r->items, cap * sizeof *it);
-        if (it == NULL)
-            abort(); /* host tool: out of memory is fatal */
-        r->items = it;
-        r->cap = cap;
-    }
+    r->items = strata_report_grow(r->items, r->nitems, &r->cap, sizeof *r->items, 8);
     memset(&r->items[r->nitems], 0, sizeof r->items[0]);
     return &r->items[r->nitems++];
 }
@@ -178,14 +183,7 @@ void strata_report_series(struct strata_report *r, const char *name, const char 
 static void add_cell(struct strata_report *r, char *text, int numeric, double value)
 {
     struct item *t = current_table(r);
-    if (t->ncells == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        struct cell *c = realloc(t->cells, cap * sizeof *c);
-        if (c == NULL)
-            abort();
-        t->cells = c;
-        t->cap = cap;
-    }
+    t->cells = strata_report_grow(t->cells, t->ncells, &t->cap, sizeof *t->cells, 32);
     t->cells[t->ncells].text = text;
     t->cells[t->ncells].numeric = numeric;
     t->cells[t->ncells].value = value;

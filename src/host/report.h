@@ -61,4 +61,9 @@ void strata_report_series_from_table(struct strata_report *r, const char *name,
  * markdown also goes to `echo` when not NULL. 0 or STRATA_EIO. */
 int strata_report_write(const struct strata_report *r, const char *dir, FILE *echo);
 
+/* Make room for element n of a growing array of `elem`-byte elements with *cap allocated
+ * (doubling, `first` at first); returns the array, perhaps moved. Host tools: out of memory
+ * aborts. */
+void *strata_report_grow(void *array, size_t n, size_t *cap, size_t elem, size_t first);
+
 #endif

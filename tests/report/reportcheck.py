@@ -32,6 +32,11 @@ def require_matplotlib():
 
 
 def find_chromium():
+    """Chromium's path, or None. STRATA_CHROMIUM names another binary ("" = none: shows what a
+    machine without it does)."""
+    if "STRATA_CHROMIUM" in os.environ:
+        path = os.environ["STRATA_CHROMIUM"]
+        return path if path and shutil.which(path) else None
     for name in ("chromium", "chromium-browser"):
         path = shutil.which(name)
         if path:
