@@ -38,9 +38,9 @@ void fs_plot_table1(struct strata_report *r)
     strata_report_plot(r, "bars", "fs.table1",
                        "Coffee micro benchmark: time per operation, strata_fs vs the paper's "
                        "Table 1 (m25p80, 4 KiB files)");
-    strata_report_caption(r, "Bars are our simulated device time, markers the paper's measured "
-                             "time on a Tmote Sky (device plus CPU time: our seek and close are "
-                             "pure CPU there, nearly free here).");
+    strata_report_caption(r, "Bars are our simulated device time, markers the paper's times "
+                             "measured on a Tmote Sky, which include the MSP430's CPU time our "
+                             "figures leave out (seek is pure CPU).");
     strata_report_attr(r, "horizontal", "yes");
     strata_report_attr(r, "log", "all");
     strata_report_series_from_table(r, "strata_fs", cols, 2, NULL, NULL);
