@@ -120,21 +120,28 @@ void strata_report_table(struct strata_report *r, const char *title, const char 
     add_grid(r, ITEM_TABLE, title, columns, ncols);
 }
 
-/* The latest item of `kind` (or of `other`); a cell, caption or series without one is a bug in
- * the benchmark. */
-static struct item *latest(struct strata_report *r, enum item_kind kind, enum item_kind other)
+/* The latest item, passing over items of kind `skip`, if it is of kind `want` or `also`; else
+ * the benchmark has a bug (a cell before any table, a point of a plot before its series, a
+ * caption or series after the plot is finished), and it stops here. */
+static struct item *latest(struct strata_report *r, enum item_kind skip, enum item_kind want,
+                           enum item_kind also)
 {
     size_t i = r->nitems;
-    while (i > 0 && r->items[i - 1].kind != kind && r->items[i - 1].kind != other)
+    while (i > 0 && r->items[i - 1].kind == skip)
         i--;
-    if (i == 0)
+    if (i == 0 || (r->items[i - 1].kind != want && r->items[i - 1].kind != also))
         abort();
     return &r->items[i - 1];
 }
 
 static struct item *current_table(struct strata_report *r)
 {
-    return latest(r, ITEM_TABLE, ITEM_SERIES);
+    return latest(r, ITEM_NOTE, ITEM_TABLE, ITEM_SERIES);
+}
+
+static struct item *current_plot(struct strata_report *r)
+{
+    return latest(r, ITEM_SERIES, ITEM_PLOT, ITEM_PLOT);
 }
 
 void strata_report_plot(struct strata_report *r, const char *kind, const char *key,
@@ -150,7 +157,7 @@ void strata_report_plot(struct strata_report *r, const char *kind, const char *k
 
 void strata_report_caption(struct strata_report *r, const char *fmt, ...)
 {
-    struct item *it = latest(r, ITEM_PLOT, ITEM_PLOT);
+    struct item *it = current_plot(r);
     va_list ap;
     free(it->caption);
     va_start(ap, fmt);
@@ -160,7 +167,7 @@ void strata_report_caption(struct strata_report *r, const char *fmt, ...)
 
 void strata_report_attr(struct strata_report *r, const char *name, const char *fmt, ...)
 {
-    struct item *it = latest(r, ITEM_PLOT, ITEM_PLOT);
+    struct item *it = current_plot(r);
     struct attr *a = realloc(it->attrs, (it->nattrs + 1) * sizeof *a);
     va_list ap;
     if (a == NULL)
@@ -176,7 +183,7 @@ void strata_report_attr(struct strata_report *r, const char *name, const char *f
 void strata_report_series(struct strata_report *r, const char *name, const char *const *columns,
                           size_t ncols)
 {
-    latest(r, ITEM_PLOT, ITEM_PLOT); /* a series belongs to a plot */
+    current_plot(r); /* a series belongs to a plot */
     add_grid(r, ITEM_SERIES, name, columns, ncols);
 }
 
