@@ -273,6 +273,8 @@ static void run_one(struct strata_report *r, const struct wl *w, const char *pro
     strata_sim_stats_diff(&before, &after, &s);
     strata_sim_wear(d.sim, &wear);
     ampl = w->fn == wl_a_read ? 0.0 : (double)s.prog_bytes / (double)user;
+    if (w->fn == wl_d)
+        fs_plot_rotation_wear(profile, d.sim);
     strata_report_text(r, "%s", w->name);
     strata_report_text(r, "%s", profile);
     strata_report_num(r, "%.2f", s.time_ps / 1e12);
