@@ -129,12 +129,18 @@ static int probe_once(struct pc_state *s)
 }
 
 /* Near full, an allocation may find the free space scattered among live files: the remedy the
- * API gives (strata_fs_gc, with its cleaning pass), then once more. */
+ * API gives (strata_fs_gc, with its cleaning pass), then once more. On a device that is then
+ * still full (fewer free pages than the probe's file and log could need: interrupted probes of
+ * earlier recoveries on a device that started nearly full leave obsolete pages sharing sectors
+ * with live data), ENOSPC is the right answer. */
 static int probe(struct pc_state *s)
 {
+    struct strata_fs_usage u;
     int rc = probe_once(s);
     if (rc == STRATA_ENOSPC && (rc = strata_fs_gc(&s->fs)) >= 0)
         rc = probe_once(s);
+    if (rc == STRATA_ENOSPC && strata_fs_df(&s->fs, &u) == 0 && u.free < 8)
+        rc = 0;
     return rc;
 }
 
