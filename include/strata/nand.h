@@ -181,13 +181,13 @@ struct strata_nand {
     uint16_t bad_cap, bad_len;
     uint8_t bad_overflow;   /* the list missed bad blocks: ask the device beyond it */
     uint8_t rereads;
-    uint8_t tail;           /* check word + OOB bytes per codeword (the message past the main) */
+    uint16_t tail;          /* OOB + check word bytes per codeword (the message past the main) */
     uint8_t marker_cw;      /* codeword whose spare share holds the marker; 0xFF: none */
     uint8_t marker_at, marker_len;
     uint16_t share;         /* spare bytes per codeword */
     uint32_t first_block;
     struct strata_nand_layout layout;
-    uint8_t erased_ecc[STRATA_NAND_MAX_ECC_BYTES]; /* ECC bytes of an erased codeword */
+    uint8_t ecc_mask[STRATA_NAND_MAX_ECC_BYTES]; /* stored ECC = computed ^ mask: 0xFF..FF erased */
     struct strata_nand_stats stats;
 };
 
