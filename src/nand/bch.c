@@ -76,7 +76,7 @@ static uint32_t bit_at(const uint32_t *w, uint32_t q)
 
 /* S[j] = s(alpha^j) for j = 1..2t, s(x) the received word mod g(x) (bit q of `s` is the
  * coefficient of x^(mt-1-q)): odd j by Horner, even j as squares (S_2j = S_j^2 in GF(2^m)). */
-static void syndromes(uint32_t t, const uint32_t *s, uint32_t *S)
+static void syndromes(uint32_t t, const uint32_t *s, uint16_t *S)
 {
     uint32_t mt = 13u * t, j, q, k;
     for (j = 1; j < 2u * t; j += 2) {
@@ -86,17 +86,18 @@ static void syndromes(uint32_t t, const uint32_t *s, uint32_t *S)
                 acc = nand_gf_mul_alpha(acc);
             acc ^= bit_at(s, q);
         }
-        S[j] = acc;
+        S[j] = (uint16_t)acc;
     }
     for (j = 2; j <= 2u * t; j += 2)
-        S[j] = nand_gf_mul(S[j / 2], S[j / 2]);
+        S[j] = (uint16_t)nand_gf_mul(S[j / 2], S[j / 2]);
 }
 
 /* Berlekamp-Massey: the error locator lambda (lambda[0] = 1) from S[1..2t]. Returns its degree
- * L, or -1 when it needs more than t errors. Every polynomial involved has degree <= 2t. */
-static int locator(uint32_t t, const uint32_t *S, uint32_t *lambda)
+ * L, or -1 when it needs more than t errors. Every polynomial involved has degree <= 2t. Field
+ * elements are kept in 16 bits to halve the stack. */
+static int locator(uint32_t t, const uint16_t *S, uint16_t *lambda)
 {
-    uint32_t C[2 * MAX_T + 1] = {0}, B[2 * MAX_T + 1] = {0}, T[2 * MAX_T + 1];
+    uint16_t C[2 * MAX_T + 1] = {0}, B[2 * MAX_T + 1] = {0}, T[2 * MAX_T + 1];
     uint32_t L = 0, m = 1, b = 1, r, i, n2 = 2u * t;
     C[0] = B[0] = 1;
     for (r = 0; r < n2; r++) {
@@ -111,7 +112,7 @@ static int locator(uint32_t t, const uint32_t *S, uint32_t *lambda)
         for (i = 0; i <= n2; i++)
             T[i] = C[i];
         for (i = 0; i + m <= n2; i++)
-            C[i + m] ^= nand_gf_mul(coef, B[i]);
+            C[i + m] = (uint16_t)(C[i + m] ^ nand_gf_mul(coef, B[i]));
         if (2u * L <= r) {
             L = r + 1u - L;
             for (i = 0; i <= n2; i++)
@@ -134,7 +135,7 @@ static int locator(uint32_t t, const uint32_t *S, uint32_t *lambda)
 
 /* Chien search: the degrees d in [0, n) with lambda(alpha^-d) = 0, into pos[]. Returns how many
  * (stops at L). Term j is multiplied by alpha^-j per step: j divisions by alpha. */
-static uint32_t roots(const uint32_t *lambda, uint32_t L, uint32_t n, uint32_t *pos)
+static uint32_t roots(const uint16_t *lambda, uint32_t L, uint32_t n, uint16_t *pos)
 {
     uint32_t term[MAX_T + 1], d, j, k, found = 0;
     for (j = 1; j <= L; j++)
@@ -147,7 +148,7 @@ static uint32_t roots(const uint32_t *lambda, uint32_t L, uint32_t n, uint32_t *
                 term[j] = nand_gf_div_alpha(term[j]);
         }
         if (sum == 0)
-            pos[found++] = d;
+            pos[found++] = (uint16_t)d;
     }
     return found;
 }
@@ -173,7 +174,8 @@ int nand_bch_correct(uint32_t t, const struct nand_ecc_state *st, uint8_t *data,
                      uint32_t data_len, uint8_t *tail, uint32_t tail_len, uint8_t *ecc)
 {
     uint32_t mt = 13u * t, words = words_of(t), n = mt + 8u * (data_len + tail_len);
-    uint32_t s[4], S[2 * MAX_T + 1], lambda[MAX_T + 1], pos[MAX_T], i, any = 0, odd, ext;
+    uint32_t s[4], i, any = 0, odd, ext;
+    uint16_t S[2 * MAX_T + 1], lambda[MAX_T + 1], pos[MAX_T];
     int L;
     /* s = received parity ^ computed remainder; the bits past mt are the parity bit/padding */
     for (i = 0; i < words; i++) {
@@ -181,7 +183,7 @@ int nand_bch_correct(uint32_t t, const struct nand_ecc_state *st, uint8_t *data,
         for (k = 0; k < 4u; k++)
             w = w << 8 | (4u * i + k < (mt + 7u) / 8u ? ecc[4u * i + k] : 0u);
         if (i == words - 1u && mt % 32u != 0)
-            w &= ~0u << (32u - mt % 32u);
+            w &= ~(uint32_t)0 << (32u - mt % 32u);
         s[i] = w ^ st->r[i];
         any |= s[i];
     }

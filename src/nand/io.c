@@ -45,7 +45,7 @@ static int fetch(struct strata_nand *nand, const struct span *sp, uint8_t *data)
     if (nand->layout.ecc == STRATA_NAND_ECC_DEVICE) {
         rc = strata_flash_page_read(f, dp, nand->page, nand->spare);
         if (rc >= 0 || rc == STRATA_EECC)
-            memcpy(data, nand->page + sp->first * step, sp->count * step);
+            memcpy(data, nand->page + sp->first * step, (size_t)(sp->count * step));
         return rc;
     }
     rc = strata_flash_read(f, dp * f->geo.page_size + sp->first * step, data, sp->count * step);
@@ -59,7 +59,7 @@ static void decode(struct strata_nand *nand, const struct span *sp, uint8_t *dat
     uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
     memset(res, 0, sizeof *res);
     for (k = 0; k < sp->count; k++) {
-        uint32_t c = sp->first + k, bits = 0, region = 1u << (c / per);
+        uint32_t c = sp->first + k, bits = 0, region = (uint32_t)1 << (c / per);
         switch (nand_cw_decode(nand, c, data + k * step, oob != NULL ? oob + k * oob_cw : NULL,
                                device, &bits)) {
         case NAND_CW_DATA:
@@ -104,7 +104,8 @@ static int read_span(struct strata_nand *nand, const struct span *sp, uint8_t *d
         info->failed = res.failed;
     }
     nand->stats.corrected_bits += res.sum;
-    all = ((2u << ((sp->first + sp->count - 1u) / per)) - 1u) & ~((1u << (sp->first / per)) - 1u);
+    all = (((uint32_t)2 << ((sp->first + sp->count - 1u) / per)) - 1u) &
+          ~(((uint32_t)1 << (sp->first / per)) - 1u);
     if (res.failed != 0) {
         nand->stats.uncorrectable++;
         return STRATA_EECC;
@@ -127,7 +128,7 @@ static int prog_span(struct strata_nand *nand, const struct span *sp, const uint
 {
     uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
     int rc;
-    memset(nand->spare, 0xFF, nand->flash->geo.spare_size);
+    memset(nand->spare, 0xFF, (size_t)nand->flash->geo.spare_size);
     for (k = 0; k < sp->count; k++)
         nand_cw_encode(nand, sp->first + k, page_data + (sp->first + k) * step,
                        oob != NULL ? oob + k * oob_cw : NULL);
@@ -205,7 +206,7 @@ int strata_nand_prog_region(struct strata_nand *nand, uint32_t page, uint32_t re
     if ((rc = region_span(nand, page, region, data, 1, &sp)) != 0)
         return rc;
     size = nand->layout.region_size;
-    memset(nand->page, 0xFF, nand->layout.page_size);
-    memcpy(nand->page + region * size, data, size);
+    memset(nand->page, 0xFF, (size_t)nand->layout.page_size);
+    memcpy(nand->page + region * size, data, (size_t)size);
     return prog_span(nand, &sp, nand->page, (const uint8_t *)oob);
 }

@@ -8,9 +8,49 @@
 #include <stdlib.h>
 
 #include "nand_internal.h"
+#include "strata/crc.h"
 #include "testsupport.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void nt_fill_local(uint8_t *buf, uint32_t len)
+{
+    struct ts_rng r;
+    uint32_t i;
+    ts_rng_seed(&r, 99);
+    for (i = 0; i < len; i++)
+        buf[i] = (uint8_t)ts_rng_next(&r);
+}
+
+/* ---- the check word's CRC-16 ---------------------------------------------------------------- */
+
+static void crc16_known_values(void **state)
+{
+    static const char digits[] = "123456789";
+    uint8_t buf[600];
+    uint32_t i, j;
+    (void)state;
+    assert_int_equal(strata_crc16(0, digits, 9), 0xD64E); /* CRC-16/GENIBUS check value */
+    assert_int_equal(strata_crc16(strata_crc16(0, digits, 4), digits + 4, 5), 0xD64E);
+    /* every 1-, 2- and 3-bit error in a 519-byte message changes it (sampled for 3 bits) */
+    nt_fill_local(buf, sizeof buf);
+    for (i = 0; i < 8 * 519; i++) {
+        uint16_t good = strata_crc16(0, buf, 519), bad;
+        buf[i / 8] ^= (uint8_t)(1u << (i % 8));
+        bad = strata_crc16(0, buf, 519);
+        for (j = i + 1; j < 8 * 519; j += 97) {
+            buf[j / 8] ^= (uint8_t)(1u << (j % 8));
+            assert_int_not_equal(strata_crc16(0, buf, 519), good);
+            buf[(j * 7 + 3) % 519] ^= 0x10;
+            if ((j * 7 + 3) % 519 != j / 8 && (j * 7 + 3) % 519 != i / 8)
+                assert_int_not_equal(strata_crc16(0, buf, 519), good);
+            buf[(j * 7 + 3) % 519] ^= 0x10;
+            buf[j / 8] ^= (uint8_t)(1u << (j % 8));
+        }
+        assert_int_not_equal(bad, good);
+        buf[i / 8] ^= (uint8_t)(1u << (i % 8));
+    }
+}
 
 /* ---- GF(2^13) -------------------------------------------------------------------------------- */
 
@@ -343,6 +383,7 @@ static void beyond_strength_miscorrection_rate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(crc16_known_values),
         cmocka_unit_test(gf_inverse_of_every_element),
         cmocka_unit_test(gf_alpha_has_full_order),
         cmocka_unit_test(bch_tables_match_generator),
