@@ -296,6 +296,26 @@ static int variants_agree(const uint32_t *bt4, const uint32_t *bt8, const uint8_
     }
 }
 
+/* The rows of table 2: which encoder (time_encoder's `which`), its table, a note. */
+struct choice {
+    const char *name;
+    int which;
+    uint32_t t;
+    double table_bytes;
+    const char *note;
+};
+
+static const struct choice choices[] = {
+    {"BCH-4, 1 bit at a time", 0, 4, 0, "table-free: only g(x)"},
+    {"BCH-4, 4 bits at a time (layer)", 1, 4, 16 * 2 * 4, "16 remainders of 64 bits, ROM"},
+    {"BCH-4, 8 bits at a time", 2, 4, 256 * 2 * 4, "256 remainders, ROM or built into RAM"},
+    {"BCH-8, 1 bit at a time", 0, 8, 0, "table-free"},
+    {"BCH-8, 4 bits at a time (layer)", 1, 8, 16 * 4 * 4, "16 remainders of 128 bits"},
+    {"BCH-8, 8 bits at a time", 2, 8, 256 * 4 * 4, "256 remainders of 128 bits"},
+    {"Hamming, folded (layer)", 3, 0, 0, "XOR of bytes + odd-parity row indices"},
+    {"Hamming, 256 B table", 4, 0, 256, "parity and bit index per byte"},
+};
+
 static void encoder_choices(struct strata_report *r)
 {
     static const char *const cols[] = {"encoder", "table bytes", "encode ns per 512 B + OOB",
@@ -314,38 +334,14 @@ static void encoder_choices(struct strata_report *r)
         msg[i] = (uint8_t)rnd(256);
     strata_report_table(r, "2. Encoder choices (host; every variant gives the layer's bytes)",
                         cols, 4);
-    strata_report_text(r, "BCH-4, 1 bit at a time");
-    strata_report_num(r, "%.0f", 0);
-    strata_report_num(r, "%.0f", time_encoder(0, 4, NULL, NULL, msg, 519, ecc));
-    strata_report_text(r, "table-free: only g(x)");
-    strata_report_text(r, "BCH-4, 4 bits at a time (layer)");
-    strata_report_num(r, "%.0f", 16 * 2 * 4);
-    strata_report_num(r, "%.0f", time_encoder(1, 4, NULL, NULL, msg, 519, ecc));
-    strata_report_text(r, "16 remainders of 64 bits, ROM");
-    strata_report_text(r, "BCH-4, 8 bits at a time");
-    strata_report_num(r, "%.0f", 256 * 2 * 4);
-    strata_report_num(r, "%.0f", time_encoder(2, 4, bt4, NULL, msg, 519, ecc));
-    strata_report_text(r, "256 remainders, ROM or built into RAM");
-    strata_report_text(r, "BCH-8, 1 bit at a time");
-    strata_report_num(r, "%.0f", 0);
-    strata_report_num(r, "%.0f", time_encoder(0, 8, NULL, NULL, msg, 519, ecc));
-    strata_report_text(r, "table-free");
-    strata_report_text(r, "BCH-8, 4 bits at a time (layer)");
-    strata_report_num(r, "%.0f", 16 * 4 * 4);
-    strata_report_num(r, "%.0f", time_encoder(1, 8, NULL, NULL, msg, 519, ecc));
-    strata_report_text(r, "16 remainders of 128 bits");
-    strata_report_text(r, "BCH-8, 8 bits at a time");
-    strata_report_num(r, "%.0f", 256 * 4 * 4);
-    strata_report_num(r, "%.0f", time_encoder(2, 8, bt8, NULL, msg, 519, ecc));
-    strata_report_text(r, "256 remainders of 128 bits");
-    strata_report_text(r, "Hamming, folded (layer)");
-    strata_report_num(r, "%.0f", 0);
-    strata_report_num(r, "%.0f", time_encoder(3, 0, NULL, NULL, msg, 519, ecc));
-    strata_report_text(r, "XOR of bytes + odd-parity row indices");
-    strata_report_text(r, "Hamming, 256 B table");
-    strata_report_num(r, "%.0f", 256);
-    strata_report_num(r, "%.0f", time_encoder(4, 0, NULL, ht, msg, 519, ecc));
-    strata_report_text(r, "parity and bit index per byte");
+    for (i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        const struct choice *c = &choices[i];
+        strata_report_text(r, "%s", c->name);
+        strata_report_num(r, "%.0f", c->table_bytes);
+        strata_report_num(r, "%.0f", time_encoder(c->which, c->t, c->t == 8 ? bt8 : bt4, ht, msg,
+                                                  sizeof msg, ecc));
+        strata_report_text(r, "%s", c->note);
+    }
     strata_report_note(r, "GF(2^13) multiplication in the decoder is table-free (13 shift-and-add "
                           "steps); log/antilog tables would cost 2 x 8192 x 2 B = 32 KiB of ROM. "
                           "Code sizes of these variants on Cortex-M0+: docs/nand.md.");

@@ -139,29 +139,30 @@ static int prog_span(struct strata_nand *nand, const struct span *sp, const uint
     return STRATA_EBADBLOCK;
 }
 
+/* The whole page's span. */
+static int page_span(const struct strata_nand *nand, uint32_t page, const void *data,
+                     struct span *sp)
+{
+    int rc = check_args(nand, page, data);
+    sp->page = page;
+    sp->first = 0;
+    sp->count = rc == 0 ? nand->layout.codewords : 0u;
+    return rc;
+}
+
 int strata_nand_read(struct strata_nand *nand, uint32_t page, void *data, void *oob,
                      struct strata_nand_read_info *info)
 {
     struct span sp;
-    int rc = check_args(nand, page, data);
-    if (rc != 0)
-        return rc;
-    sp.page = page;
-    sp.first = 0;
-    sp.count = nand->layout.codewords;
-    return read_span(nand, &sp, (uint8_t *)data, (uint8_t *)oob, info);
+    int rc = page_span(nand, page, data, &sp);
+    return rc != 0 ? rc : read_span(nand, &sp, (uint8_t *)data, (uint8_t *)oob, info);
 }
 
 int strata_nand_prog(struct strata_nand *nand, uint32_t page, const void *data, const void *oob)
 {
     struct span sp;
-    int rc = check_args(nand, page, data);
-    if (rc != 0)
-        return rc;
-    sp.page = page;
-    sp.first = 0;
-    sp.count = nand->layout.codewords;
-    return prog_span(nand, &sp, (const uint8_t *)data, (const uint8_t *)oob);
+    int rc = page_span(nand, page, data, &sp);
+    return rc != 0 ? rc : prog_span(nand, &sp, (const uint8_t *)data, (const uint8_t *)oob);
 }
 
 /* The region's span; STRATA_ENOMEM when the call needs the page buffer and there is none. */

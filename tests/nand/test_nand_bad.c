@@ -12,7 +12,7 @@ static void tables_agree_with_the_markers(void **state)
     size_t k, t;
     (void)state;
     for (k = 0; k < NT_COUNT(nt_profiles); k++) {
-        struct strata_sim_config cfg = nt_config(nt_profiles[k], 200, 11 + k);
+        struct strata_sim_config cfg = ts_config(nt_profiles[k], 200, 11 + k);
         struct strata_sim *sim;
         cfg.factory_bad = 12;
         sim = nt_sim_cfg(&cfg);
@@ -54,7 +54,7 @@ static void failed_erase_retires(void **state)
     size_t t;
     (void)state;
     for (t = 0; t < NT_COUNT(tables); t++) {
-        struct strata_sim_config cfg = nt_config("mt29f4g08", 16, 21);
+        struct strata_sim_config cfg = ts_config("mt29f4g08", 16, 21);
         struct strata_sim *sim;
         static struct nt_mount m;
         const struct strata_nand_stats *s;
@@ -88,7 +88,7 @@ static void failed_program_then_retire(void **state)
     size_t t;
     (void)state;
     for (t = 0; t < NT_COUNT(tables); t++) {
-        struct strata_sim *sim = nt_sim("k9f1g08", 8, 31);
+        struct strata_sim *sim = ts_sim("k9f1g08", 8, 31);
         struct nt_dev dev;
         static struct nt_mount m;
         uint8_t data[2048], d[2048];
@@ -127,7 +127,7 @@ static void failed_program_then_retire(void **state)
  * this mount, and the engine hears STRATA_EDEVICE (erase: still STRATA_EBADBLOCK). */
 static void device_without_bad_block_marking(void **state)
 {
-    struct strata_sim_config cfg = nt_config("k9f1g08", 8, 41);
+    struct strata_sim_config cfg = ts_config("k9f1g08", 8, 41);
     struct strata_sim *sim;
     struct nt_dev dev;
     static struct nt_mount m;
@@ -150,7 +150,7 @@ static void device_without_bad_block_marking(void **state)
 /* The list keeps block numbers sorted whatever order they go bad in. */
 static void list_stays_sorted(void **state)
 {
-    struct strata_sim *sim = nt_sim("tc58dvg02", 64, 51);
+    struct strata_sim *sim = ts_sim("tc58dvg02", 64, 51);
     static struct nt_mount m;
     static const uint32_t order[] = {40, 3, 63, 17, 0, 41, 2, 17};
     size_t i;

@@ -8,19 +8,10 @@
 #include <stdlib.h>
 
 #include "nand_internal.h"
+#include "nandtest.h"
 #include "strata/crc.h"
-#include "testsupport.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static void nt_fill_local(uint8_t *buf, uint32_t len)
-{
-    struct ts_rng r;
-    uint32_t i;
-    ts_rng_seed(&r, 99);
-    for (i = 0; i < len; i++)
-        buf[i] = (uint8_t)ts_rng_next(&r);
-}
 
 /* ---- the check word's CRC-16 ---------------------------------------------------------------- */
 
@@ -33,7 +24,7 @@ static void crc16_known_values(void **state)
     assert_int_equal(strata_crc16(0, digits, 9), 0xD64E); /* CRC-16/GENIBUS check value */
     assert_int_equal(strata_crc16(strata_crc16(0, digits, 4), digits + 4, 5), 0xD64E);
     /* every 1-, 2- and 3-bit error in a 519-byte message changes it (sampled for 3 bits) */
-    nt_fill_local(buf, sizeof buf);
+    nt_fill(buf, sizeof buf, 99);
     for (i = 0; i < 8 * 519; i++) {
         uint16_t good = strata_crc16(0, buf, 519), bad;
         buf[i / 8] ^= (uint8_t)(1u << (i % 8));

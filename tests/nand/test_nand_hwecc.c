@@ -16,7 +16,7 @@ struct hw {
 static struct hw *hw_new(int page_buffer)
 {
     static struct hw h;
-    h.sim = nt_sim("mt29f4g08", 8, 61);
+    h.sim = ts_sim("mt29f4g08", 8, 61);
     nt_dev_init(&h.dev, strata_sim_flash(h.sim), 4, 8); /* ECC in bytes 8-15 of each share */
     assert_int_equal(nt_mount(&h.m, &h.dev.flash, NT_MAP, page_buffer), 0);
     return &h;

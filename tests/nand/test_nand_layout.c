@@ -53,7 +53,7 @@ static void layout_per_profile(void **state)
     size_t k;
     (void)state;
     for (k = 0; k < NT_COUNT(expect); k++) {
-        struct strata_sim *sim = nt_sim(expect[k].profile, 8, 1);
+        struct strata_sim *sim = ts_sim(expect[k].profile, 8, 1);
         static struct nt_mount m;
         const struct strata_nand_layout *lay;
         assert_int_equal(nt_mount(&m, strata_sim_flash(sim), NT_MAP, 1), 0);
@@ -75,7 +75,7 @@ static void layout_per_profile(void **state)
 /* Region programs touch only their region's main bytes and spare region. */
 static void region_program_stays_in_its_region(void **state)
 {
-    struct strata_sim *sim = nt_sim("mt29f4g08", 4, 2);
+    struct strata_sim *sim = ts_sim("mt29f4g08", 4, 2);
     static struct nt_mount m;
     uint8_t data[512], oob[8], page[2048], spare[64];
     uint32_t i;
@@ -98,7 +98,7 @@ static void region_program_stays_in_its_region(void **state)
 /* A layer on blocks [first, first + count) numbers its pages from there and never leaves them. */
 static void block_range_is_relative(void **state)
 {
-    struct strata_sim *sim = nt_sim("k9f1g08", 16, 3);
+    struct strata_sim *sim = ts_sim("k9f1g08", 16, 3);
     static struct nt_mount m;
     uint8_t data[2048], back[2048], ff[2048];
     uint32_t ppb = 64;
@@ -134,8 +134,8 @@ static void block_range_is_relative(void **state)
 
 static void bad_configs_refused(void **state)
 {
-    struct strata_sim *sim = nt_sim("mt29f4g08", 8, 4);
-    struct strata_sim *nor = nt_sim("w25q128", 4, 4);
+    struct strata_sim *sim = ts_sim("mt29f4g08", 8, 4);
+    struct strata_sim *nor = ts_sim("w25q128", 4, 4);
     const struct strata_flash *f = strata_sim_flash(sim);
     static struct nt_mount m;
     (void)state;
@@ -196,7 +196,7 @@ static void unsuitable_geometries_refused(void **state)
     (void)state;
     for (k = 0; k < NT_COUNT(g); k++) {
         struct strata_flash_geometry geo = strata_sim_profile_find("mt29f4g08")->geo;
-        struct strata_sim_config cfg = nt_config("mt29f4g08", 4, 5);
+        struct strata_sim_config cfg = ts_config("mt29f4g08", 4, 5);
         struct strata_sim *sim;
         static struct nt_mount m;
         geo.ecc_strength = g[k].strength;
@@ -212,7 +212,7 @@ static void unsuitable_geometries_refused(void **state)
 
 static void bad_arguments_refused(void **state)
 {
-    struct strata_sim *sim = nt_sim("k9f1g08", 4, 6);
+    struct strata_sim *sim = ts_sim("k9f1g08", 4, 6);
     static struct nt_mount m;
     uint8_t data[2048];
     uint32_t pages = 4 * 64;

@@ -71,7 +71,7 @@ static void cut_programs(void **state)
     size_t k;
     (void)state;
     for (k = 0; k < NT_COUNT(nt_profiles); k++) {
-        struct strata_sim *base = nt_sim(nt_profiles[k], 4, 70 + k);
+        struct strata_sim *base = ts_sim(nt_profiles[k], 4, 70 + k);
         static struct nt_mount m;
         struct outcome out;
         const struct strata_nand_layout *lay;
@@ -136,7 +136,7 @@ static void cut_erases(void **state)
     size_t k;
     (void)state;
     for (k = 0; k < NT_COUNT(nt_profiles); k++) {
-        struct strata_sim *base = nt_sim(nt_profiles[k], 4, 80 + k);
+        struct strata_sim *base = ts_sim(nt_profiles[k], 4, 80 + k);
         static struct nt_mount m;
         struct outcome out;
         const struct strata_nand_layout *lay;

@@ -32,7 +32,7 @@ static const struct part parts[] = {
 static struct strata_sim *part_sim(const struct part *p, uint32_t units, uint64_t seed,
                                    double flips)
 {
-    struct strata_sim_config cfg = nt_config(p->base, units, seed);
+    struct strata_sim_config cfg = ts_config(p->base, units, seed);
     if (p->step != 0) {
         struct strata_flash_geometry geo = cfg.profile->geo;
         geo.ecc_step = p->step;

@@ -220,7 +220,7 @@ static void remount_and_compare(struct run *r)
 static void workload(const char *profile, double flips, uint32_t ops, uint64_t seed)
 {
     static struct run r;
-    struct strata_sim_config cfg = nt_config(profile, BLOCKS, seed);
+    struct strata_sim_config cfg = ts_config(profile, BLOCKS, seed);
     uint32_t i, b;
     memset(&r, 0, sizeof r);
     ts_rng_seed(&r.rng, seed);
