@@ -317,7 +317,8 @@ def print_report(r):
 # operations the flash wrappers reach; with the port and the libc/libgcc helpers of the linked
 # programs the static bound covers everything the measured call ran, so it must be >= the
 # measurement for every call, or the analysis misses something (a PROBLEM).
-PORT_OPS = ["rf_read", "rf_prog", "rf_erase"]  # targets/common/ramflash.c
+PORT_OPS = ["rf_read", "rf_prog", "rf_erase",  # targets/common/ramflash.c
+            "rf_nand_erase", "rf_page_read", "rf_page_prog", "rf_is_bad", "rf_mark_bad"]
 INSN_RE = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
 FUNC_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 CALL_RE = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")
