@@ -3,7 +3,8 @@
  * signal, for every engine that stores data on raw NAND (stream, btree, ftl). What Linux's MTD
  * NAND core gives its file systems, sized for microcontrollers. No engine writes ECC or
  * bad-block code of its own; it reads and programs NAND pages only through these calls.
- * Design, spare layouts per part, measured costs and a worked example: docs/nand.md.
+ * Design, spare layouts per part, measured costs and a worked example: docs/nand.md; the spare
+ * format byte by byte: docs/format-nand.md.
  *
  * WHAT THE LAYER DOES
  *  - Pages and regions. A page is page_size main bytes plus `oob_page` engine-owned spare (OOB)
@@ -86,6 +87,9 @@
 extern "C" {
 #endif
 
+/* The spare format the layer writes (docs/format-nand.md). Engines on NAND record it in their
+ * own format header and refuse an image written with another. */
+#define STRATA_NAND_FORMAT_VERSION 1
 /* Bytes of ECC one codeword may need (BCH-8: 8 x 13 bits + 1 parity bit). */
 #define STRATA_NAND_MAX_ECC_BYTES 14
 /* Most regions a page may have (the read info masks have one bit per region). */
