@@ -54,8 +54,8 @@
  * (spare_size bytes; + page_size bytes for region programs, and for region reads on a
  * CAP_HW_ECC device, when regions > 1) and the bad-block table (bitmap ceil(blocks / 8) bytes,
  * or 2 bytes per list entry, or none). Worst-case stack on Cortex-M0+ (make size, driver
- * excluded): read 612 B, read_region 668 B, prog 224 B, prog_region 272 B, mount 200 B. Code:
- * 5,556 B. No heap, no globals; several layers may share a device on disjoint block ranges.
+ * excluded): read 612 B, read_region 668 B, prog 208 B, prog_region 256 B, mount 184 B. Code:
+ * 5,648 B. No heap, no globals; several layers may share a device on disjoint block ranges.
  *
  * COST (flash operations per call; CPU time per codec is measured in docs/nand.md and by
  * `make bench` and `make target-test`: a clean 512-byte codeword costs one ECC pass and one
@@ -169,7 +169,8 @@ struct strata_nand_read_info {
 struct strata_nand_stats {
     uint32_t reads;           /* page and region reads (re-reads not counted) */
     uint32_t rereads;         /* extra reads of uncorrectable data */
-    uint32_t corrected_bits;  /* bits corrected in data (erased codewords not counted) */
+    uint32_t corrected_bits;  /* bits corrected in data (erased codewords not counted; with
+                                 CAP_HW_ECC the device's count, its largest per codeword) */
     uint32_t weak;            /* reads that returned STRATA_NAND_WEAK */
     uint32_t uncorrectable;   /* reads that returned STRATA_EECC */
     uint32_t erased;          /* reads that returned STRATA_NAND_ERASED */
@@ -207,7 +208,8 @@ int strata_nand_mount(struct strata_nand *nand, const struct strata_nand_config 
 /* The layout chosen at mount (valid while the context lives). */
 const struct strata_nand_layout *strata_nand_layout(const struct strata_nand *nand);
 
-/* Read page `page`: data gets page_size bytes, oob (NULL: not wanted) oob_page bytes. Returns a
+/* Read page `page`: data (required: the ECC covers main and OOB bytes together) gets page_size
+ * bytes, oob (NULL: not wanted) oob_page bytes. Returns a
  * strata_nand_status, or STRATA_EECC when a codeword stays uncorrectable after the re-reads
  * (the buffers then hold the corrected regions, 0xFF for erased ones, the raw bytes of failed
  * ones; info->failed names them). */

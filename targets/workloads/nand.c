@@ -3,10 +3,11 @@
  * 1-bit Hamming (TC58DVG02's geometry, marker at spare byte 5), a 2048+64 B part with 4-bit BCH
  * and four 512 B regions (MT29F4G08's), and a 2048+128 B part with 8-bit BCH — each on a few
  * blocks of the RAM NAND port. Per part: mount, page and region programs, reads clean, with one
- * error per codeword, with t per codeword, with t+1 in one codeword (reported), of an erased page
+ * error per codeword, with t in two codewords, with t+1 in one (reported), of an erased page
  * with flips, a program cut by power failure, an erase, a retired block found again by the next
  * mount. Reads get call ids by part and by what they find, so the instruction counts give the
- * ECC's cost on each core. Every answer and every byte read goes into the digest; each part's image too.
+ * ECC's cost on each core. Every answer and every byte read goes into the digest; each part's
+ * image too.
  * RAM: an 8 KiB image and 512 B of spare, the layer's 2,176 B buffer, a 2 KiB page buffer.
  */
 #include <string.h>

@@ -26,7 +26,8 @@ static const struct expected expect[] = {
     {"tc58dvg02", STRATA_NAND_ECC_HAMMING, 1, 1, 11, 11, 1, {"OOOOOMOOOOOOCCEE", NULL}},
     {"mt29f4g08", STRATA_NAND_ECC_BCH4, 4, 4, 5, 20, 3, {"MMOOOOOCCEEEEEEE", "OOOOOCC--EEEEEEE"}},
     {"k9f1g08", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1, {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
-    {"nand-pic24", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1, {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
+    {"nand-pic24", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1,
+     {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
 };
 
 /* Program pages with random data and OOB and check every spare byte against the map: marker and
