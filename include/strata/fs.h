@@ -138,6 +138,8 @@ struct strata_fs {
         uint32_t page;
         uint16_t hash;
     } cache[STRATA_FS_CACHE];
+    uint8_t names[16]; /* a filter of the live names' hashes (2 bits each of 128): a name with a
+                          bit clear does not exist; rebuilt by every walk that sees every file */
     uint8_t cache_next, cache_complete, tag; /* cache_complete: every live file is in the cache;
                                                 tag: configuration byte of the markers */
 };

@@ -83,8 +83,11 @@ int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32
     h->type = FS_T_DATA;
     h->f[HF_PAGES] = pages_for(fs, size);
     h->f[HF_CFG] = cfg;
-    if ((rc = fs_create(fs, h, name)) == 0)
-        fs_cache_put(fs, FS_NONE, fs_name_hash(fs, (const uint8_t *)name), h->page);
+    if ((rc = fs_create(fs, h, name)) == 0) {
+        cfg = fs_name_hash(fs, (const uint8_t *)name);
+        fs_names(fs->names, cfg, 1);
+        fs_cache_put(fs, FS_NONE, cfg, h->page);
+    }
     return rc;
 }
 
@@ -400,8 +403,8 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
         (rc = fs_copy(fs, f, 0, len, fs_data_u(fs, h.page), s)) != 0 ||
         (f->page != f->committed_page && (rc = fs_obsolete(fs, f->page)) != 0))
         return rc; /* (an earlier uncommitted copy: nobody will commit it now) */
-    if (tpl->name != NULL)
-        f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name);
+    if (tpl->name != NULL) /* a rename: the namespace gains the name */
+        fs_names(fs->names, f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name), 1);
     f->page = f->cursor = h.page;
     f->seq = h.f[HF_SEQ];
     set_tail(fs, f, &h, 0, 0);

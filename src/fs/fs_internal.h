@@ -119,6 +119,7 @@ int fs_visible(const struct strata_fs *fs, const struct fs_hdr *h);
 uint32_t fs_name_hash(const struct strata_fs *fs, const uint8_t *name);
 uint32_t fs_name_len(const struct strata_fs *fs, const uint8_t *name);
 void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t page);
+int fs_names(uint8_t *names, uint32_t hash, int set);
 int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h);
 int fs_find(struct strata_fs *fs, const char *name, struct fs_hdr *h);
 int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page);

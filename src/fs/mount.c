@@ -28,6 +28,7 @@ int fs_finding(struct strata_fs *fs, struct fs_scan *sc, uint32_t page, const ch
     if (sc->mode == SCAN_REPAIR)
         sc->r->repaired++;
 #else
+    (void)sc;
     (void)what;
     if (page == FS_NONE)
         return 0;
@@ -108,6 +109,7 @@ int fs_scan(struct strata_fs *fs, struct fs_scan *sc)
                 hash = fs_name_hash(fs, w.h.name);
                 if ((rc = fs_settle(fs, sc, &w.h)) == 0 && fs_visible(fs, &w.h)) {
                     sc->files++;
+                    fs_names(fs->names, hash, 1);
                     fs_cache_put(fs, w.h.page, hash, w.h.page);
                 }
             } else {

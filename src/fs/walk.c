@@ -98,18 +98,31 @@ void fs_cache_put(struct strata_fs *fs, uint32_t old, uint32_t hash, uint32_t pa
     fs->cache[at].hash = (uint16_t)hash;
 }
 
+/* Set (names != NULL) or test the two filter bits of a name hash. */
+int fs_names(uint8_t *names, uint32_t hash, int set)
+{
+    uint32_t a = hash & 127, b = hash >> 7 & 127;
+    if (set) {
+        names[a / 8] = (uint8_t)(names[a / 8] | 1u << (a % 8));
+        names[b / 8] = (uint8_t)(names[b / 8] | 1u << (b % 8));
+    }
+    return names[a / 8] >> (a % 8) & names[b / 8] >> (b % 8) & 1;
+}
+
 /* The valid header h is the visible data file of that name. */
 static int named(const struct strata_fs *fs, const struct fs_hdr *h, const char *name)
 {
     return fs_visible(fs, h) && strncmp((const char *)h->name, name, (size_t)fs->cfg.name_max) == 0;
 }
 
-/* Find the visible data file of that name; on success h describes its header. A walk puts every
- * live file it passes into the cache, and one that saw them all (no hit) may find the cache
- * complete again. */
+/* Find the visible data file of that name; on success h describes its header. A name neither
+ * cache nor filter may hold is absent without a read. A walk puts every live file it passes into
+ * the cache, and one that saw them all (no hit) may find the cache complete again and rebuilds
+ * the filter. */
 int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h)
 {
     uint32_t hash = fs_name_hash(fs, (const uint8_t *)name), i, files = 0;
+    uint8_t names[sizeof fs->names];
     struct fs_walk w;
     int ev;
     for (i = 0; i < STRATA_FS_CACHE; i++)
@@ -117,15 +130,18 @@ int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h)
             ((ev = fs_hdr_read(fs, fs->cache[i].page, h)) < 0 ||
              (ev == HDR_VALID && named(fs, h, name))))
             return ev < 0 ? ev : 0;
-    if (fs->cache_complete)
+    if (fs->cache_complete || !fs_names(fs->names, hash, 0))
         return STRATA_ENOENT;
+    memset(names, 0, sizeof names);
     fs_walk_at(fs, &w, 0);
     while ((ev = fs_step(fs, &w)) != EV_END) {
         if (ev < 0 || (ev == EV_EXTENT && fs_visible(fs, &w.h))) {
             if (ev < 0)
                 return ev;
             files++;
-            fs_cache_put(fs, w.h.page, fs_name_hash(fs, w.h.name), w.h.page);
+            i = fs_name_hash(fs, w.h.name);
+            fs_names(names, i, 1);
+            fs_cache_put(fs, w.h.page, i, w.h.page);
             if (named(fs, &w.h, name)) {
                 *h = w.h;
                 return 0;
@@ -133,6 +149,7 @@ int fs_lookup(struct strata_fs *fs, const char *name, struct fs_hdr *h)
         }
     }
     fs->cache_complete = files <= STRATA_FS_CACHE;
+    memcpy(fs->names, names, sizeof names);
     return STRATA_ENOENT;
 }
 
