@@ -259,8 +259,9 @@ int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u);
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r);
 
 /* Run the cleaning pass when the configuration has it on (clean_every != 0: live closed files
- * move out of the sector whose pages are mostly obsolete), then garbage collection over the whole device (it otherwise runs when an
- * allocation fails, erasing only as many sectors as the allocation needs, round robin). Returns
+ * move out of the sector whose pages are mostly obsolete), then garbage collection over the
+ * whole device (it otherwise runs when an allocation fails, erasing only as many sectors as the
+ * allocation needs, round robin). Returns
  * the number of sectors erased. The remedy for STRATA_ENOSPC on a nearly full device whose
  * obsolete pages share sectors with live files. Cost: two walks, the copies of the files moved,
  * per erased sector one erase and two 4-byte programs. Power-safe: a cut leaves the sector

@@ -305,9 +305,10 @@ static int put_slot_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_
 }
 
 /* Commit; with seal (close), the last slot is written twice. Only log records changed (one
- * written by this handle last) and no seal: mark the last entry. Otherwise length slots (the commit point); for a copy, its first
- * slots, then the extents it supersedes become obsolete. A sealed commit of nothing new writes
- * the seal alone when this handle committed since it was opened. */
+ * written by this handle last) and no seal: mark the last entry. Otherwise length slots (the
+ * commit point); for a copy, its first slots, then the extents it supersedes become obsolete.
+ * A sealed commit of nothing new writes the seal alone when this handle committed since it was
+ * opened. */
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal)
 {
     uint32_t old = f->committed_page, copies = seal ? 2 : 1;
@@ -404,7 +405,8 @@ int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_s
         (f->page != f->committed_page && (rc = fs_obsolete(fs, f->page)) != 0))
         return rc; /* (an earlier uncommitted copy: nobody will commit it now) */
     if (tpl->name != NULL) /* a rename: the namespace gains the name */
-        fs_names(fs->names, f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name), 1);
+        fs_names(fs->names,
+                 f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name), 1);
     f->page = f->cursor = h.page;
     f->seq = h.f[HF_SEQ];
     set_tail(fs, f, &h, 0, 0);

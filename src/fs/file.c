@@ -38,8 +38,8 @@ int strata_fs_opencfg(struct strata_fs *fs, struct strata_fs_file *f, const char
     if (rc == 0 && fs_opened(fs, h.page) != NULL)
         return STRATA_EBUSY;
     if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE))
-        rc = fs_new_file(fs, &h, name, fc != NULL && fc->size != 0 ? fc->size : fs->cfg.default_size,
-                         0);
+        rc = fs_new_file(fs, &h, name,
+                         fc != NULL && fc->size != 0 ? fc->size : fs->cfg.default_size, 0);
     if (rc != 0 || (rc = fs_load(fs, f, &h)) != 0)
         return rc;
     f->flags = (uint8_t)flags;
@@ -129,7 +129,9 @@ static int append(struct strata_fs *fs, struct strata_fs_file *f, const struct f
     uint32_t done, c, at;
     int rc = 0;
     for (done = 0; rc == 0 && done < s->n; done += c) {
-        uint32_t left = fs_page_left(fs, fs_data_u(fs, f->tail) + ((at = s->off + done) - f->tail_base));
+        uint32_t left;
+        at = s->off + done;
+        left = fs_page_left(fs, fs_data_u(fs, f->tail) + (at - f->tail_base));
         c = fs_min(s->n - done, left);
         if (f->buffer == NULL) {
             rc = put_data(fs, f, at, s->p + done, c);

@@ -89,7 +89,8 @@ int fs_hdr_read(struct strata_fs *fs, uint32_t page, struct fs_hdr *h)
     h->state = (uint8_t)fs_state_of(raw + O_STATE(N));
     h->name = raw + O_NAME;
     return (t == FS_T_DATA || t == FS_T_LOG || t == FS_T_CONT) &&
-                   strata_get_le32(raw + O_CRC(N)) == (strata_crc32(0, raw, (size_t)O_CRC(N)) ^ CRC_HDR) &&
+                   strata_get_le32(raw + O_CRC(N)) ==
+                       (strata_crc32(0, raw, (size_t)O_CRC(N)) ^ CRC_HDR) &&
                    h->f[HF_PAGES] != 0 && h->f[HF_PAGES] <= fs->pages - page &&
                    h->f[HF_SEQ] != FS_NONE
                ? HDR_VALID

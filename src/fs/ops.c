@@ -76,7 +76,8 @@ static int describe(struct strata_fs *fs, const struct fs_hdr *h, struct strata_
     const struct strata_fs_file *f = fs_opened(fs, h->page);
     int rc = 0;
     memset(st, 0, sizeof *st);
-    memcpy(st->name, h->name, (size_t)fs->cfg.name_max); /* NUL-padded; before the scratch is reused */
+    /* NUL-padded; copied before the scratch is reused */
+    memcpy(st->name, h->name, (size_t)fs->cfg.name_max);
     if (f == NULL) {
         rc = fs_load(fs, &t, h);
         f = &t;
