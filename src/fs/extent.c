@@ -127,17 +127,24 @@ static int load_slots(struct strata_fs *fs, struct strata_fs_file *f)
 }
 
 /* The child (log or continuation) its owner (page, seq) links at `off`, into h: 1 when there is
- * one (valid, of the type the link implies, not obsolete, naming that owner), 0 when the link
- * is blank or torn (a growth or log creation that never finished: mount obsoletes what it
- * pointed to), STRATA_ECORRUPT for anything else. */
+ * one (valid, of the type the link implies, not obsolete, naming that owner, in a whole sector
+ * at or after the pages its marker gives away), 0 when the link is blank or torn (a growth or
+ * log creation that never finished: mount obsoletes what it pointed to), STRATA_ECORRUPT for
+ * anything else. A child the walk cannot see (its sector dirty on a damaged image) would be
+ * counted dead and erased under the open file by the next collection (fuzz finding FS-4). */
 static int child_of(struct strata_fs *fs, uint32_t page, uint32_t seq, uint32_t off,
                     struct fs_hdr *h)
 {
-    uint32_t at;
+    uint32_t at, first = 0;
     int rc = fs_link(fs, page, off, &at);
-    if (rc != 0 || at >= FS_BAD || (rc = fs_hdr_read(fs, at, h)) < 0)
+    if (rc != 0 || at >= FS_BAD)
         return rc;
-    return rc == HDR_VALID && h->state != HS_OBSOLETE && h->f[HF_OWNER] == page &&
+    if ((rc = fs_hdr_read(fs, at, h)) != HDR_VALID)
+        return rc < 0 ? rc : STRATA_ECORRUPT;
+    if ((rc = fs_marker(fs, at / fs->pages_per_sector, &first)) < 0)
+        return rc;
+    return (rc & 1) && at % fs->pages_per_sector >= first && h->state != HS_OBSOLETE &&
+                   h->f[HF_OWNER] == page &&
                    h->f[HF_OWNER_SEQ] == seq &&
                    h->type == (off == O_LOG(fs->cfg.name_max) ? FS_T_LOG : FS_T_CONT)
                ? 1

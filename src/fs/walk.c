@@ -204,7 +204,8 @@ int fs_find_run(struct strata_fs *fs, uint32_t pages, uint32_t *page)
  * nothing fits and something is left to erase, claim the sectors the run extends into through
  * their markers, then write the header h describes there (name: see fs_hdr_write). A claim
  * that does not program (the free sector's field holds stray bits from a cut) retires that
- * sector (its ok word zeroed: dirty, erased by a later collection) and allocates again. */
+ * sector (its ok word zeroed: dirty, erased by a later collection) and allocates again, the
+ * search starting before it (so that it reads the retired marker). */
 int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name)
 {
     uint32_t pps = fs->pages_per_sector, pages = h->f[HF_PAGES], s, end;
@@ -216,8 +217,11 @@ int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name)
         end = h->page + pages;
         for (s = h->page / pps + 1; rc == 0 && s * pps < end; s++)
             if ((rc = fs_marker_claim(fs, s, fs_min(end - s * pps, pps))) == STRATA_ECORRUPT &&
-                (rc = fs_marker_retire(fs, s)) == 0)
+                (rc = fs_marker_retire(fs, s)) == 0) {
+                fs->free_hint = h->page; /* a walk resuming inside sector s would not read its
+                                            marker again, and allocate in the retired sector */
                 rc = STRATA_ENOSPC;
+            }
         if (rc < 0 && rc != STRATA_ENOSPC)
             return rc;
     }
