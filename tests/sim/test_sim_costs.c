@@ -123,8 +123,8 @@ static void cost_tc58dvg02(void **state)
     phase_expect(&p, 2600 * US, 65540 * NJ, 0, 0, 0, 0, 1);
     assert_int_equal(strata_flash_is_bad(f, 2), 0); /* the marker bytes of pages 0 and 1 */
     phase_expect(&p, 2 * 969610000ull, 2 * 57830 * NJ, 1, 2, 0, 0, 0);
-    assert_int_equal(strata_flash_mark_bad(f, 2), 0); /* one program */
-    phase_expect(&p, 1081420000ull, 73790 * NJ, 0, 0, 1, 2, 0);
+    assert_int_equal(strata_flash_mark_bad(f, 2), 0); /* a program of each marker page */
+    phase_expect(&p, 2 * 1081420000ull, 2 * 73790 * NJ, 0, 0, 1, 2, 0);
     strata_sim_free(sim);
 }
 
@@ -220,11 +220,11 @@ static void cost_mt29f4g08(void **state)
     /* 700 us x 82.5 mW = 57.75 uJ */
     assert_int_equal(strata_flash_erase(f, 0), 0);
     phase_expect(&p, 700 * US, 57750 * NJ, 0, 0, 0, 0, 1);
-    /* is_bad: two page reads of one byte each; mark_bad: one program of two bytes */
+    /* is_bad: two page reads of one byte each; mark_bad: two page programs of one byte each */
     assert_int_equal(strata_flash_is_bad(f, 1), 0);
     phase_expect(&p, 2 * (25000000ull + 25000), 2 * (2062500ull + 2063), 1, 2, 0, 0, 0);
     assert_int_equal(strata_flash_mark_bad(f, 1), 0);
-    phase_expect(&p, 200000000ull + 2 * 25000, 16500000ull + 2 * 2063, 0, 0, 1, 2, 0);
+    phase_expect(&p, 2 * (200000000ull + 25000), 2 * (16500000ull + 2063), 0, 0, 1, 2, 0);
     strata_sim_free(sim);
 }
 
@@ -251,11 +251,11 @@ static void cost_k9f1g08(void **state)
     phase_expect(&p, 230600000ull, 11414700ull, 0, 0, 1, 64, 0);
     assert_int_equal(strata_flash_erase(f, 1), 0);
     phase_expect(&p, 2 * MS, 99 * UJ, 0, 0, 0, 0, 1);
-    /* is_bad: 2 x (5 + 25 + 0.4) = 60.8 us; mark_bad: 5 + 200 + 0.8 = 205.8 us */
+    /* is_bad: 2 x (5 + 25 + 0.4) = 60.8 us; mark_bad: 2 x (5 + 200 + 0.4) = 410.8 us */
     assert_int_equal(strata_flash_is_bad(f, 0), 0);
     phase_expect(&p, 60800000ull, 3009600ull, 1, 2, 0, 0, 0);
     assert_int_equal(strata_flash_mark_bad(f, 1), 0);
-    phase_expect(&p, 205800000ull, 10187100ull, 0, 0, 1, 2, 0);
+    phase_expect(&p, 410800000ull, 2 * 10167300ull, 0, 0, 1, 2, 0);
     strata_sim_free(sim);
 }
 
