@@ -238,7 +238,7 @@ static void hw_ecc_corrects_up_to_strength(void **state)
     assert_true(strata_flash_has(f, STRATA_FLASH_CAP_HW_ECC));
     st_pattern(page, sizeof page, 4);
     st_pattern(spare, sizeof spare, 5);
-    spare[0] = 0xFF;
+    st_free_markers(f, spare);
     strata_sim_set_unit_erases(sim, 0, 60000);
     assert_int_equal(strata_flash_page_prog(f, 1, page, spare), 0);
     for (r = 0; r < 200; r++) {

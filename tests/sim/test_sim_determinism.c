@@ -27,7 +27,7 @@ static uint64_t run_script(struct strata_sim *sim, uint64_t script_seed, unsigne
             strata_sim_cut_at_op(sim, 1 + ts_rng_below(&r, 3));
         for (j = 0; j < ps + 64; j++)
             buf[j] = (uint8_t)ts_rng_next(&r);
-        spare[f->geo.bbm_offset] = 0xFF;
+        st_free_markers(f, spare);
         if (what < 3) {
             uint32_t n = pu * (1 + ts_rng_below(&r, ps / pu));
             rc = strata_flash_prog(f, ts_rng_below(&r, pages) * ps, buf, n);

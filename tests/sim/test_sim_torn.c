@@ -325,7 +325,7 @@ static void nand_page_program_torn(void **state)
         uint8_t *data = malloc(ps), *spare = malloc(ss), *back = malloc(ps), *sb = malloc(ss);
         st_pattern(data, ps, 7);
         st_pattern(spare, ss, 8);
-        spare[bf->geo.bbm_offset] = 0xFF; /* leave the bad-block marker alone */
+        st_free_markers(bf, spare);
         for (c = 0; c < COUNT(cuts); c++) {
             struct strata_sim *sim = strata_sim_clone(base);
             const struct strata_flash *f = strata_sim_flash(sim);
@@ -639,7 +639,8 @@ static void tear_before_and_after(void **state)
         size_t len;
         uint8_t *img;
         st_pattern(buf, sizeof buf, (uint32_t)c);
-        buf[2048] = 0xFF; /* the NAND bad-block marker in the spare */
+        st_free_markers(strata_sim_flash(base), /* the spare follows the page in buf */
+                        buf + strata_sim_flash(base)->geo.page_size);
         if (cases[c].op == op_erase1) { /* something to erase */
             const struct strata_flash *bf = strata_sim_flash(base);
             assert_int_equal(strata_flash_prog(bf, bf->geo.erase_size, buf, bf->geo.page_size),
@@ -820,9 +821,9 @@ static void observer_sees_every_op_with_its_cost(void **state)
         assert_int_equal(w.ops[3].len, ps + f->geo.spare_size);
         assert_int_equal(w.ops[4].len, ps);
         assert_int_equal(w.ops[5].addr, 2);
-        assert_int_equal(w.ops[5].len, 2);
+        assert_int_equal(w.ops[5].len, 2 * f->geo.bbm_len); /* two marker pages */
         assert_int_equal(w.ops[6].addr, 3);
-        assert_int_equal(w.ops[6].len, 2);
+        assert_int_equal(w.ops[6].len, 2 * f->geo.bbm_len);
         /* each announced cost is what the stats advanced by before the next announcement */
         strata_sim_set_observer(sim, NULL, NULL);
         strata_sim_stats(sim, &end);
