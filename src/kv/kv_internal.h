@@ -136,9 +136,6 @@ int kv_rb_node_append(struct strata_kv *kv, uint16_t node, unsigned slot, const 
 
 /* Erase the layout, create the first partition's root and the first checkpoint. */
 int kv_format(struct strata_kv *kv);
-/* Checkpoint: commit object and seal, then new checkpoint positions, log recycling and
- * cleaning of an expired partition. */
-int kv_commit(struct strata_kv *kv);
 
 /* ---- layout.c -------------------------------------------------------------------------------- */
 
@@ -281,9 +278,16 @@ int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve);
 int kv_log_recycle(struct strata_kv *kv);
 /* Program a segment header (sequence seq) into log unit seg. */
 int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq);
-uint32_t kv_log_bytes(const struct strata_kv *kv);
 /* The largest object one append writes (a torn tail is never longer). */
-uint32_t kv_log_window(const struct strata_kv *kv);
+static inline uint32_t kv_log_window(const struct strata_kv *kv)
+{
+    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
+#ifdef KV_BASELINE
+    if (w < KV_BASELINE_WINDOW)
+        w = KV_BASELINE_WINDOW;
+#endif
+    return w;
+}
 
 /* ---- ckpt.c: commit and context ---------------------------------------------------------------- */
 

@@ -96,6 +96,9 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
             (5u + 2u * d + c->payload_size) > area)
         return STRATA_KV_LIMIT_RESERVE;
     if (kv != NULL) {
+        kv->buf = c->buffer;
+        kv->log_units = (uint8_t)c->log_units;
+        kv->partitions = c->partitions;
         kv->unit_size = (uint16_t)unit;
         kv->part_size = part_bytes;
         kv->rec_end = area;
@@ -234,13 +237,13 @@ uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit)
 
 uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part)
 {
-    return kv->cfg->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
+    return kv->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
 }
 
 unsigned kv_live_part(const struct strata_kv *kv, unsigned i)
 {
     unsigned s = kv->st.first + i;
-    s = s >= kv->cfg->partitions ? s - kv->cfg->partitions : s;
+    s = s >= kv->partitions ? s - kv->partitions : s;
 #ifdef KV_BASELINE
     s = ((const struct kv_baseline *)(const void *)kv)->map[s];
 #endif

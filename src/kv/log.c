@@ -98,7 +98,7 @@ int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
             return rc;
         if (c->seg == kv->log_head) /* (past padding) where kv_log_open found the end */
             return c->off >= kv->log_off ? 0 : STRATA_ECORRUPT;
-        c->seg = (uint8_t)(c->seg + 1u == kv->cfg->log_units ? 0u : c->seg + 1u);
+        c->seg = (uint8_t)(c->seg + 1u == kv->log_units ? 0u : c->seg + 1u);
         c->seq++;
         c->off = KV_SEG_HDR;
     }
@@ -106,7 +106,7 @@ int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
 
 void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
 {
-    uint32_t L = kv->cfg->log_units;
+    uint32_t L = kv->log_units;
     c->seg = kv->log_win;
     c->off = kv->ck_off;
     c->seq = kv->log_seq - (kv->log_head + L - kv->log_win) % L;
@@ -114,7 +114,7 @@ void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
 
 static uint32_t log_free(const struct strata_kv *kv)
 {
-    uint32_t L = kv->cfg->log_units;
+    uint32_t L = kv->log_units;
     return L - 1u - (kv->log_head + L - kv->log_win) % L;
 }
 
@@ -125,7 +125,7 @@ int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve)
 
 int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve)
 {
-    unsigned next = kv->log_head + 1u == kv->cfg->log_units ? 0u : kv->log_head + 1u;
+    unsigned next = kv->log_head + 1u == kv->log_units ? 0u : kv->log_head + 1u;
     int rc;
     if (kv->log_off + len <= kv->unit_size)
         return 0;
@@ -158,7 +158,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned res
 int kv_log_recycle(struct strata_kv *kv)
 {
     unsigned s;
-    for (s = 0; s < kv->cfg->log_units; s++) {
+    for (s = 0; s < kv->log_units; s++) {
         int rc;
         if (s == kv->log_head || (kv->log_clean & ((uint32_t)1 << s)))
             continue;
@@ -167,20 +167,4 @@ int kv_log_recycle(struct strata_kv *kv)
         kv->log_clean |= (uint32_t)1 << s;
     }
     return 0;
-}
-
-uint32_t kv_log_bytes(const struct strata_kv *kv)
-{
-    uint32_t L = kv->cfg->log_units, n = (kv->log_head + L - kv->log_win) % L;
-    return n * (kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
-}
-
-uint32_t kv_log_window(const struct strata_kv *kv)
-{
-    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
-#ifdef KV_BASELINE
-    if (w < KV_BASELINE_WINDOW)
-        w = KV_BASELINE_WINDOW;
-#endif
-    return w;
 }

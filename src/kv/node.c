@@ -7,7 +7,7 @@
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned S = kv->slots, t = S - kv->tail_slots, i, j;
     uint32_t off = kv_node_off(kv, node), v;
     int rc;

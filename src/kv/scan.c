@@ -75,7 +75,7 @@ static int matches(const struct strata_kv *kv, const struct strata_kv_query *q,
 static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
                     struct strata_kv_record *out)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned first = it->slot;
     int rc;
     if (first >= it->end)

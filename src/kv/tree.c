@@ -67,7 +67,7 @@ struct pass {
 static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t node,
                 unsigned end)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned i, j;
     int rc;
     if ((rc = kv_io_read(kv, part, kv_node_off(kv, node), b, 2u * end)) != 0)
@@ -206,16 +206,17 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
     uint8_t b[KV_MAX_REC];
     struct kv_plan p;
     uint16_t ptr;
-    int rc;
+    int rc, full;
     if (!kv_meets(kv, kv->cfg->lo, kv->cfg->hi, rec->v, rec->v))
         return STRATA_EINVAL;
-    if ((rc = plan(kv, rec->v, &p)) != 0)
-        return rc;
-    if (!fits(kv, p.need)) {
-        if ((rc = kv_io_full(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
+    /* plan in the current partition; if the put does not fit, once more in the next one */
+    for (full = 0;; full++) {
+        if ((rc = plan(kv, rec->v, &p)) != 0)
             return rc;
-        if (!fits(kv, p.need))
-            return STRATA_ENOSPC;
+        if (fits(kv, p.need))
+            break;
+        if (full || (rc = kv_io_full(kv)) != 0)
+            return full ? STRATA_ENOSPC : rc;
     }
     ptr = (uint16_t)(kv->st.cur.records + 1u);
     kv_rec_encode(kv, rec, b);
