@@ -122,8 +122,8 @@ int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
         (uint32_t)s->garbage_nodes * kv->node_size + (uint32_t)s->garbage_records * kv->rec_size;
     /* segments wholly behind the head since the last commit's, in 32 bits: n x (unit - 12)
      * exceeds 16 bits with large segments */
-    i = (kv->log_head + (unsigned)kv->log_units - kv->log_win) % kv->log_units;
-    st->log_bytes = (uint32_t)i * ((uint32_t)kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
+    st->log_bytes =
+        kv_log_span(kv) * ((uint32_t)kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
     st->ram_context = (uint32_t)sizeof *kv;
     return 0;
 }

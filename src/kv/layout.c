@@ -175,6 +175,15 @@ uint32_t kv_signature(const struct strata_kv *kv)
     return strata_crc32(0, b, (size_t)(n + 4u));
 }
 
+int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check)
+{
+    uint32_t crc = strata_crc32(seed, b, (size_t)n);
+    if (check)
+        return strata_get_le32(b + n) == crc;
+    strata_put_le32(b + n, crc);
+    return 1;
+}
+
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
                   uint32_t *crc)
 {

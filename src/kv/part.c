@@ -75,7 +75,7 @@ int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary 
     }
     if ((rc = kv_read_part(kv, kv_live_part(kv, i + 1u), kv->rec_end, b, kv->sum_len)) != 0)
         return rc;
-    if (strata_get_le32(b + n) != strata_crc32(0, b, n))
+    if (!kv_crc_tail(b, n, 0, 1))
         return STRATA_ECORRUPT;
     kv_summary_codec(kv, b, s, 1);
     return 0;
@@ -97,7 +97,7 @@ int kv_switch(struct strata_kv *kv)
     /* nothing in the new partition predates the checkpoint, so nothing of it needs a mark: a
      * restore to the checkpoint leaves it garbage, which the next switch cleans */
     n = kv_summary_codec(kv, b, &st->cur, 0);
-    strata_put_le32(b + n, strata_crc32(0, b, n));
+    kv_crc_tail(b, n, 0, 0);
     if ((rc = kv_prog_part(kv, t, kv->rec_end, b, kv->sum_len)) != 0)
         return rc;
     st->live++;

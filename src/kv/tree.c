@@ -87,7 +87,8 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
             ps->sum[j] += r.v[j];
         ps->n++;
         if (ps->parent) {
-            k = kv_quadrant(kv, ps->parent, ps->pivot, r.v);
+            struct strata_kv_box child; /* (the pivot fits: this split made it) */
+            (void)kv_child_box(kv, ps->parent, ps->pivot, r.v, &k, &child);
             if (ps->group) {
                 uint16_t child = (uint16_t)(ps->group + k);
                 /* (a new node: the append neither marks nor touches the buffer) */
@@ -130,6 +131,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
     for (;;) {
         int chain = kv_is_chain(kv, &p->box, p->level);
         uint16_t tail[STRATA_KV_MAX_DIMS + 1], g = 0, *pivot = NULL;
+        struct strata_kv_box child;
         unsigned n = 0, k = 0, depth = p->depth, at = p->w;
         struct pass ps;
         int rc;
@@ -146,7 +148,8 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         if (!dry && (rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
         if (!chain) {
-            k = kv_quadrant(kv, &p->box, pivot, v);
+            if (kv_child_box(kv, &p->box, pivot, v, &k, &child) != 0)
+                return STRATA_ECORRUPT;
             if (regular) { /* (dry: g is 0, the pass only counts) */
                 memset(&ps, 0, sizeof ps);
                 ps.box = ps.parent = &p->box;
@@ -160,8 +163,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         if (!dry && (rc = kv_io_node_append(kv, p->path, depth, at, tail, n)) != 0)
             return rc;
         if (!chain) {
-            if (kv_child_box(kv, &p->box, pivot, k, &p->box) != 0)
-                return STRATA_ECORRUPT;
+            p->box = child;
             p->level++;
         }
         push(p, (uint16_t)(g + k));
