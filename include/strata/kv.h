@@ -69,12 +69,12 @@
  * A byte is programmed once and zeroed at most once more by a restore (again only when that
  * restore is cut right there), within the MSP430's per-row program-time limit.
  *
- * RAM: sizeof(struct strata_kv) = 188 B on Cortex-M0+ (192 B on a 64-bit host), of which
+ * RAM: sizeof(struct strata_kv) = 192 B on Cortex-M0+ (200 B on a 64-bit host), of which
  * 31 + 2 x partitions + 4 x d bytes go into each checkpoint; the caller's buffer (buffer_size >=
  * erase_size and >= node_size: scratch for every call); sizeof(struct strata_kv_iter) = 272 B
- * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 644 B, count
- * 588 B, put 476 B, mount 436 B, scan_next 284 B, format 276 B, commit 260 B, stat 188 B. No
- * heap, no globals; several stores may coexist. Code: 10,422 B of text on Cortex-M0+ (9,750 B
+ * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 652 B, count
+ * 596 B, put 484 B, mount 436 B, scan_next 292 B, format 268 B, commit 244 B, stat 180 B. No
+ * heap, no globals; several stores may coexist. Code: 10,022 B of text on Cortex-M0+ (9,382 B
  * built with STRATA_KV_MINIMAL: no pivot split, d = 2 only, no payload; docs/kv.md).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash (use
