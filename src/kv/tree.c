@@ -87,8 +87,8 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
             ps->sum[j] += r.v[j];
         ps->n++;
         if (ps->parent) {
-            struct strata_kv_box child; /* (the pivot fits: this split made it) */
-            (void)kv_child_box(kv, ps->parent, ps->pivot, r.v, &k, &child);
+            struct strata_kv_box box; /* (unused; the pivot fits: this split made it) */
+            (void)kv_child_box(kv, ps->parent, ps->pivot, r.v, &k, &box);
             if (ps->group) {
                 uint16_t child = (uint16_t)(ps->group + k);
                 /* (a new node: the append neither marks nor touches the buffer) */
