@@ -154,15 +154,17 @@ struct strata_ftl_info {
 /* The FTL's state. Caller-allocated; every field is private. */
 struct strata_ftl {
     struct strata_nand nand;
-    uint8_t *buf;              /* one sector: copies, map records */
-    uint16_t *dlb, *llb;       /* per LBN: lavish block numbers (NONE = 0xFFFF) */
-    uint16_t *mapidx;          /* per LBN: position of its newest map record in the pair */
-    uint16_t *labinfo;         /* per lavish block: valid sectors, or free/dead state */
-    uint8_t *sealed;           /* per LBN: written before this mount (persistent), 1 bit */
-    uint8_t *cache;            /* ILBM cache entries */
-    uint32_t sectors, seq, lab_base, tick;
-    uint16_t sector_size, spb, ppl, lbns, labs, entry_size;
-    uint8_t degree, mode, shrink, bits, cache_n, reserve, regions, pinned;
+    uint8_t *buf;                      /* one sector: copies, map records */
+    uint8_t *oob;                      /* one sector's OOB bytes */
+    uint16_t *dlb, *llb;               /* per LBN: lavish block numbers (0xFFFF: none) */
+    uint16_t *mapidx;                  /* per LBN: pair position of its newest map record */
+    uint16_t *labinfo;                 /* per lavish block: valid sectors, or free/dead */
+    uint8_t *sealed;                   /* per LBN, 1 bit: written before this mount */
+    uint8_t *cache, *order;            /* ILBM cache entries, most recently used first */
+    uint32_t sectors, seq, lab_base;
+    uint16_t sector_size, spb, ppl, lbns, labs, entry_size, oob_size, alloc_next, free_labs;
+    uint8_t degree, mode, bits, cache_n, reserve, regions, pins;
+    uint8_t pin[2];
     struct strata_ftl_stats stats;
 };
 
