@@ -14,6 +14,8 @@ bootstrap:
 # Configure every time (cheap when nothing changed): new files merged in are picked up.
 ASAN_CONFIG    = cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON $(CMAKE_COMMON)
 RELEASE_CONFIG = cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_COMMON)
+# The HTML report from the JSON the programs wrote (docs/report.md); Debian's Python for matplotlib.
+REPORT = /usr/bin/python3 scripts/report/report.py
 
 test: bootstrap
 	$(ASAN_CONFIG)
@@ -28,12 +30,14 @@ torture: bootstrap
 demo: bootstrap
 	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
-	$(BUILD)/release/tools/strata/strata demo --shared $(SHARED)
+	$(BUILD)/release/tools/strata/strata demo --shared $(SHARED) --out $(BUILD)/demo
+	$(REPORT) $(BUILD)/demo --title "Strata demo"
 
 bench: bootstrap
 	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
 	scripts/run-benchmarks.sh $(BUILD)/release $(BUILD)/bench $(SHARED)
+	$(REPORT) $(BUILD)/bench --title "Strata benchmarks"
 
 size: bootstrap
 	cmake -S . -B $(BUILD)/m0plus -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
