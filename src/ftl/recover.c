@@ -192,7 +192,7 @@ static int newest_start(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, cons
 {
     uint32_t q, b;
     struct ftl_rec r;
-    int rc;
+    int rc = 0;
     *start = 0;
     *drop = 0;
     if (hdr->flags & FTL_F_TARGET) {
