@@ -52,6 +52,11 @@ int ftl_prog_pos(struct strata_ftl *ftl, uint32_t lab, uint32_t lpos, const void
                  enum ftl_kind kind, uint32_t si, uint32_t prev)
 {
     uint32_t page, region;
+    int rc;
+    /* volatile mode: a block is erased when the LAB's cursor enters it (lab.c) */
+    if (!ftl_persistent(ftl) && lpos % ftl->spb == 0u &&
+        (rc = ftl_erase_block(ftl, lab, lpos / ftl->spb)) != 0)
+        return rc;
     locate(ftl, lab, lpos, &page, &region);
     memset(ftl->oob, 0xFF, ftl->oob_size);
     ftl->oob[0] = (uint8_t)kind;

@@ -12,7 +12,10 @@ int ftl_lab_alloc(struct strata_ftl *ftl, uint32_t *lab)
         int rc = 0;
         if (!(ftl->labinfo[l] & FTL_LAB_FREE))
             continue;
-        dirty = ftl->labinfo[l] & FTL_LAB_COUNT;
+        /* volatile mode erases each block right before its first program (ftl_prog_pos):
+         * blocks a LAB never reaches cost no erase; persistent mode erases here, so that no
+         * stale record of an earlier use of the LAB is ever inside it (recovery trusts them) */
+        dirty = ftl_persistent(ftl) ? ftl->labinfo[l] & FTL_LAB_COUNT : 0u;
         for (b = 0; b < dirty && rc == 0; b++)
             rc = ftl_erase_block(ftl, l, b);
         if (rc == STRATA_EBADBLOCK) { /* the layer retired the block: the LAB is dead */

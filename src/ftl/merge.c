@@ -168,6 +168,18 @@ static int target_run(struct strata_ftl *ftl, struct ftl_ent *e, enum run_sel se
     return rc;
 }
 
+/* End of a switch or merge II: persistent mode's COMMIT record names the new pair (a failing
+ * block relocates the LBN), then the old DLB is released. */
+static int commit_release(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t old)
+{
+    int rc = ftl_persistent(ftl) ? ftl_write_record(ftl, e, FTL_F_COMMIT) : 0;
+    if (rc == STRATA_EBADBLOCK)
+        rc = ftl_relocate(ftl, e);
+    if (rc == 0)
+        ftl_lab_release(ftl, old, ftl->ppl);
+    return rc;
+}
+
 int ftl_switch(struct strata_ftl *ftl, struct ftl_ent *e)
 {
     uint32_t lbn = ftl_ent_lbn(e), old = ftl->dlb[lbn], idx = ftl->mapidx[lbn];
@@ -184,12 +196,8 @@ int ftl_switch(struct strata_ftl *ftl, struct ftl_ent *e)
     ftl->mapidx[lbn] = (uint16_t)(idx != FTL_NONE && idx >= ftl->ppl ? idx - ftl->ppl : FTL_NONE);
     ftl_ent_set_cursor(e, ftl->ppl + run.end);
     ftl->stats.switches++;
-    rc = ftl_persistent(ftl) ? ftl_write_record(ftl, e, FTL_F_COMMIT) : 0;
-    if (rc == STRATA_EBADBLOCK)
-        rc = ftl_relocate(ftl, e);
-    if (rc != 0)
+    if ((rc = commit_release(ftl, e, old)) != 0)
         return rc;
-    ftl_lab_release(ftl, old, ftl->ppl);
     return 0;
 }
 
@@ -253,12 +261,8 @@ static int merge2(struct strata_ftl *ftl, struct ftl_ent *e)
     if (n > ftl->stats.max_copies)
         ftl->stats.max_copies = n;
     old = promote(ftl, e);
-    rc = ftl_persistent(ftl) ? ftl_write_record(ftl, e, FTL_F_COMMIT) : 0;
-    if (rc == STRATA_EBADBLOCK)
-        rc = ftl_relocate(ftl, e);
-    if (rc != 0)
+    if ((rc = commit_release(ftl, e, old)) != 0)
         return rc;
-    ftl_lab_release(ftl, old, ftl->ppl);
     ftl->stats.merges[1]++;
     return 0;
 }
