@@ -351,7 +351,7 @@ static int headline_tables(struct strata_report *r, int *failed)
 static void sensitivity(struct strata_report *r, int *failed)
 {
     static const struct setting sens[] = {
-        {LAVISH, 2, 4}, {LAVISH, 4, 4}, {LAVISH, 8, 2}, {LAVISH, 8, 16}, {LAVISH, 12, 4},
+        {LAVISH, 2, 4}, {LAVISH, 4, 4}, {LAVISH, 8, 2}, {LAVISH, 8, 16}, {LAVISH, 8, 64}, {LAVISH, 12, 4},
         {LOGFTL, 64, 0}, {LOGFTL, 256, 0},
         {SUPERFTL, 2, 2}, {SUPERFTL, 4, 16}, {SUPERFTL, 8, 8}};
     static const char *const bcols[] = {"degree D", "trace", "erase efficiency",
