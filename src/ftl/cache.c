@@ -53,7 +53,7 @@ static void entry_at(const struct strata_ftl *ftl, uint32_t i, struct ftl_ent *e
 void ftl_cache_reset(struct strata_ftl *ftl)
 {
     uint32_t i;
-    memset(ftl->cache, 0xFF, (uint32_t)ftl->cache_n * ftl->entry_size);
+    memset(ftl->cache, 0xFF, (size_t)ftl->cache_n * ftl->entry_size);
     for (i = 0; i < ftl->cache_n; i++)
         ftl->order[i] = (uint8_t)i;
     ftl->pins = 0;
@@ -83,7 +83,7 @@ static int pinned(const struct strata_ftl *ftl, uint32_t i)
 static void touch(struct strata_ftl *ftl, uint32_t k)
 {
     uint8_t i = ftl->order[k];
-    memmove(ftl->order + 1, ftl->order, k);
+    memmove(ftl->order + 1, ftl->order, (size_t)k);
     ftl->order[0] = i;
 }
 
@@ -141,7 +141,7 @@ static int load(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e)
     e->p[FTL_E_FLAGS] = 0;
     ftl_ent_set_prev(e, FTL_NONE);
     if (ftl->dlb[lbn] == FTL_NONE) {
-        memset(ftl_ent_map(e), 0, (uint32_t)ftl->entry_size - FTL_E_MAP);
+        memset(ftl_ent_map(e), 0, (size_t)(ftl->entry_size - FTL_E_MAP));
         ftl_ent_set_cursor(e, 0);
         return 0;
     }

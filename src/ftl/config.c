@@ -185,8 +185,8 @@ int ftl_setup(struct strata_ftl *ftl, const struct strata_ftl_config *cfg)
     ftl->cache_n = cfg->map_cache;
     ftl->reserve = (uint8_t)g.reserve;
     ftl->stats.free_labs = 0;
-    memset(ftl->dlb, 0xFF, 3u * 2u * g.lbns);
-    memset(ftl->sealed, 0, (g.lbns + 7u) / 8u);
+    memset(ftl->dlb, 0xFF, (size_t)(3u * 2u * g.lbns));
+    memset(ftl->sealed, 0, (size_t)((g.lbns + 7u) / 8u));
     ftl_cache_reset(ftl);
     return 0;
 }

@@ -73,10 +73,10 @@ void ftl_rec_build(struct strata_ftl *ftl, const struct ftl_rec *r, const uint8_
     strata_put_le16(b + FTL_R_SPB, ftl->spb);
     strata_put_le16(b + FTL_R_LBNS, ftl->lbns);
     if (map != NULL)
-        memcpy(b + FTL_R_MAP, map, end - FTL_R_MAP);
+        memcpy(b + FTL_R_MAP, map, (size_t)(end - FTL_R_MAP));
     else
-        memset(b + FTL_R_MAP, 0, end - FTL_R_MAP);
-    strata_put_le32(b + end, strata_crc32(0, b, end));
+        memset(b + FTL_R_MAP, 0, (size_t)(end - FTL_R_MAP));
+    strata_put_le32(b + end, strata_crc32(0, b, (size_t)end));
 }
 
 /* 1 if the pair's LAB numbers are in range (or none). */
@@ -91,7 +91,7 @@ int ftl_rec_parse(const struct strata_ftl *ftl, const uint8_t *b, struct ftl_rec
     if (memcmp(b + FTL_R_MAGIC, magic, sizeof magic) != 0 || b[FTL_R_VERSION] != STRATA_FTL_VERSION ||
         b[FTL_R_TYPE] != FTL_K_MAP || b[FTL_R_BITS] != ftl->bits || b[FTL_R_DEGREE] != ftl->degree ||
         strata_get_le16(b + FTL_R_SPB) != ftl->spb || strata_get_le16(b + FTL_R_LBNS) != ftl->lbns ||
-        strata_get_le32(b + end) != strata_crc32(0, b, end))
+        strata_get_le32(b + end) != strata_crc32(0, b, (size_t)end))
         return 0;
     r->flags = b[FTL_R_FLAGS];
     r->block = b[FTL_R_BLOCK];
@@ -107,7 +107,7 @@ int ftl_rec_parse(const struct strata_ftl *ftl, const uint8_t *b, struct ftl_rec
         r->cursor > 2u * ftl->ppl || !pair_ok(ftl, &r->pair) || !pair_ok(ftl, &r->prev))
         return 0;
     if (map != NULL)
-        memcpy(map, b + FTL_R_MAP, end - FTL_R_MAP);
+        memcpy(map, b + FTL_R_MAP, (size_t)(end - FTL_R_MAP));
     return 1;
 }
 

@@ -151,7 +151,7 @@ static struct ft_params params(uint8_t mode, uint8_t shrink, uint64_t seed)
 
 static void factory_bad(void **state)
 {
-    struct faults f = {6, 0, 0, 0.0};
+    struct faults f = {2, 0, 0, 0.0}; /* the most the simulator allows on 80 blocks of a k9f1g08 */
     struct ft_params p = params(STRATA_FTL_VOLATILE, 0, 31);
     (void)state;
     fault_campaign("factory bad, volatile", &p, &f, 3000);
