@@ -23,7 +23,7 @@ static void compact(struct strata_nand *nand, uint8_t *s, uint32_t c)
 {
     if (c == nand->marker_cw)
         memmove(s + nand->marker_at, s + nand->marker_at + nand->marker_len,
-                (uint32_t)nand->share - nand->marker_at - nand->marker_len);
+                (size_t)((uint32_t)nand->share - nand->marker_at - nand->marker_len));
 }
 
 static void expand(struct strata_nand *nand, uint8_t *s, uint32_t c)
@@ -31,7 +31,7 @@ static void expand(struct strata_nand *nand, uint8_t *s, uint32_t c)
     if (c != nand->marker_cw)
         return;
     memmove(s + nand->marker_at + nand->marker_len, s + nand->marker_at,
-            (uint32_t)nand->share - nand->marker_at - nand->marker_len);
+            (size_t)((uint32_t)nand->share - nand->marker_at - nand->marker_len));
     memset(s + nand->marker_at, 0xFF, nand->marker_len);
 }
 
@@ -40,14 +40,15 @@ static void expand(struct strata_nand *nand, uint8_t *s, uint32_t c)
 static uint32_t check_word(const struct strata_nand *nand, const uint8_t *data, const uint8_t *oob)
 {
     uint16_t crc = strata_crc16(0, data, nand->layout.ecc_step);
-    crc = strata_crc16(crc, oob, (uint32_t)nand->tail - NAND_CHECK_BYTES);
+    crc = strata_crc16(crc, oob, (size_t)((uint32_t)nand->tail - NAND_CHECK_BYTES));
     return crc == 0xFFFFu ? 0u : crc;
 }
 
 static int software_ecc(const struct strata_nand *nand)
 {
-    return nand->layout.ecc == STRATA_NAND_ECC_HAMMING || nand->layout.ecc == STRATA_NAND_ECC_BCH4 ||
-           nand->layout.ecc == STRATA_NAND_ECC_BCH8;
+    uint32_t ecc = nand->layout.ecc;
+    return ecc == STRATA_NAND_ECC_HAMMING || ecc == STRATA_NAND_ECC_BCH4 ||
+           ecc == STRATA_NAND_ECC_BCH8;
 }
 
 void nand_cw_encode(struct strata_nand *nand, uint32_t c, const uint8_t *data, const uint8_t *oob)
@@ -57,7 +58,7 @@ void nand_cw_encode(struct strata_nand *nand, uint32_t c, const uint8_t *data, c
     enum strata_nand_ecc ecc = (enum strata_nand_ecc)nand->layout.ecc;
     memset(s, 0xFF, nand->share);
     if (oob != NULL)
-        memcpy(s, oob, oob_len);
+        memcpy(s, oob, (size_t)oob_len);
     strata_put_le16(s + oob_len, check_word(nand, data, s));
     if (software_ecc(nand)) {
         struct nand_ecc_state st;
@@ -148,13 +149,13 @@ enum nand_cw_result nand_cw_decode(struct strata_nand *nand, uint32_t c, uint8_t
     if (zeros <= nand->layout.strength) {
         memset(data, 0xFF, nand->layout.ecc_step);
         if (oob != NULL)
-            memset(oob, 0xFF, oob_len);
+            memset(oob, 0xFF, (size_t)oob_len);
         *bits = zeros;
         return NAND_CW_ERASED;
     }
     fixed = correct(nand, data, s, e, device);
     if (oob != NULL)
-        memcpy(oob, s, oob_len);
+        memcpy(oob, s, (size_t)oob_len);
     *bits = fixed < 0 ? 0u : (uint32_t)fixed;
     if (fixed < 0)
         return NAND_CW_FAILED;

@@ -45,7 +45,7 @@ static int fetch(struct strata_nand *nand, const struct span *sp, uint8_t *data)
     if (nand->layout.ecc == STRATA_NAND_ECC_DEVICE) {
         rc = strata_flash_page_read(f, dp, nand->page, nand->spare);
         if (rc >= 0 || rc == STRATA_EECC)
-            memcpy(data, nand->page + sp->first * step, sp->count * step);
+            memcpy(data, nand->page + sp->first * step, (size_t)(sp->count * step));
         return rc;
     }
     rc = strata_flash_read(f, dp * f->geo.page_size + sp->first * step, data, sp->count * step);
@@ -59,7 +59,7 @@ static void decode(struct strata_nand *nand, const struct span *sp, uint8_t *dat
     uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
     memset(res, 0, sizeof *res);
     for (k = 0; k < sp->count; k++) {
-        uint32_t c = sp->first + k, bits = 0, region = 1u << (c / per);
+        uint32_t c = sp->first + k, bits = 0, region = (uint32_t)1 << (c / per);
         switch (nand_cw_decode(nand, c, data + k * step, oob != NULL ? oob + k * oob_cw : NULL,
                                device, &bits)) {
         case NAND_CW_DATA:
@@ -103,8 +103,11 @@ static int read_span(struct strata_nand *nand, const struct span *sp, uint8_t *d
         info->erased = res.erased;
         info->failed = res.failed;
     }
-    nand->stats.corrected_bits += res.sum;
-    all = ((2u << ((sp->first + sp->count - 1u) / per)) - 1u) & ~((1u << (sp->first / per)) - 1u);
+    /* a CAP_HW_ECC device reports only its largest count per codeword: count that, once */
+    nand->stats.corrected_bits +=
+        nand->layout.ecc == STRATA_NAND_ECC_DEVICE ? res.max_data : res.sum;
+    all = (((uint32_t)2 << ((sp->first + sp->count - 1u) / per)) - 1u) &
+          ~(((uint32_t)1 << (sp->first / per)) - 1u);
     if (res.failed != 0) {
         nand->stats.uncorrectable++;
         return STRATA_EECC;
@@ -127,7 +130,7 @@ static int prog_span(struct strata_nand *nand, const struct span *sp, const uint
 {
     uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
     int rc;
-    memset(nand->spare, 0xFF, nand->flash->geo.spare_size);
+    memset(nand->spare, 0xFF, (size_t)nand->flash->geo.spare_size);
     for (k = 0; k < sp->count; k++)
         nand_cw_encode(nand, sp->first + k, page_data + (sp->first + k) * step,
                        oob != NULL ? oob + k * oob_cw : NULL);
@@ -138,29 +141,30 @@ static int prog_span(struct strata_nand *nand, const struct span *sp, const uint
     return STRATA_EBADBLOCK;
 }
 
+/* The whole page's span. */
+static int page_span(const struct strata_nand *nand, uint32_t page, const void *data,
+                     struct span *sp)
+{
+    int rc = check_args(nand, page, data);
+    sp->page = page;
+    sp->first = 0;
+    sp->count = rc == 0 ? nand->layout.codewords : 0u;
+    return rc;
+}
+
 int strata_nand_read(struct strata_nand *nand, uint32_t page, void *data, void *oob,
                      struct strata_nand_read_info *info)
 {
     struct span sp;
-    int rc = check_args(nand, page, data);
-    if (rc != 0)
-        return rc;
-    sp.page = page;
-    sp.first = 0;
-    sp.count = nand->layout.codewords;
-    return read_span(nand, &sp, (uint8_t *)data, (uint8_t *)oob, info);
+    int rc = page_span(nand, page, data, &sp);
+    return rc != 0 ? rc : read_span(nand, &sp, (uint8_t *)data, (uint8_t *)oob, info);
 }
 
 int strata_nand_prog(struct strata_nand *nand, uint32_t page, const void *data, const void *oob)
 {
     struct span sp;
-    int rc = check_args(nand, page, data);
-    if (rc != 0)
-        return rc;
-    sp.page = page;
-    sp.first = 0;
-    sp.count = nand->layout.codewords;
-    return prog_span(nand, &sp, (const uint8_t *)data, (const uint8_t *)oob);
+    int rc = page_span(nand, page, data, &sp);
+    return rc != 0 ? rc : prog_span(nand, &sp, (const uint8_t *)data, (const uint8_t *)oob);
 }
 
 /* The region's span; STRATA_ENOMEM when the call needs the page buffer and there is none. */
@@ -205,7 +209,7 @@ int strata_nand_prog_region(struct strata_nand *nand, uint32_t page, uint32_t re
     if ((rc = region_span(nand, page, region, data, 1, &sp)) != 0)
         return rc;
     size = nand->layout.region_size;
-    memset(nand->page, 0xFF, nand->layout.page_size);
-    memcpy(nand->page + region * size, data, size);
+    memset(nand->page, 0xFF, (size_t)nand->layout.page_size);
+    memcpy(nand->page + region * size, data, (size_t)size);
     return prog_span(nand, &sp, nand->page, (const uint8_t *)oob);
 }

@@ -103,7 +103,7 @@ static void erased_mask(struct strata_nand *nand)
     uint32_t ss = nand->flash->geo.spare_size;
     struct nand_ecc_state st;
     uint8_t e[STRATA_NAND_MAX_ECC_BYTES] = {0};
-    memset(nand->spare, 0xFF, ss);
+    memset(nand->spare, 0xFF, (size_t)ss);
     nand_ecc_start(&st);
     for (; left > 0; left -= chunk) {
         chunk = left < ss ? left : ss;
@@ -145,9 +145,10 @@ int nand_layout_choose(struct strata_nand *nand, const struct strata_nand_config
     nand->layout.pages_per_block = g->erase_size / g->page_size;
     nand->layout.codewords = (uint8_t)(g->page_size / step);
     choose_regions(nand, g);
-    if (nand->share == 0 || (rc = place_marker(nand, g)) != 0 || (rc = size_oob(nand)) != 0)
-        return rc != 0 ? rc : STRATA_EDEVICE;
-    if ((rc = scrub_threshold(nand, cfg->scrub_threshold)) != 0)
+    if (nand->share == 0)
+        return STRATA_EDEVICE;
+    if ((rc = place_marker(nand, g)) != 0 || (rc = size_oob(nand)) != 0 ||
+        (rc = scrub_threshold(nand, cfg->scrub_threshold)) != 0)
         return rc;
     erased_mask(nand);
     return 0;

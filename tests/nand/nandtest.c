@@ -4,28 +4,11 @@
 
 const char *const nt_profiles[4] = {"tc58dvg02", "mt29f4g08", "k9f1g08", "nand-pic24"};
 
-struct strata_sim_config nt_config(const char *profile, uint32_t units, uint64_t seed)
-{
-    struct strata_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.profile = strata_sim_profile_find(profile);
-    assert_non_null(cfg.profile);
-    cfg.erase_count = units;
-    cfg.seed = seed;
-    return cfg;
-}
-
 struct strata_sim *nt_sim_cfg(const struct strata_sim_config *cfg)
 {
     struct strata_sim *sim = strata_sim_new(cfg);
     assert_non_null(sim);
     return sim;
-}
-
-struct strata_sim *nt_sim(const char *profile, uint32_t units, uint64_t seed)
-{
-    struct strata_sim_config cfg = nt_config(profile, units, seed);
-    return nt_sim_cfg(&cfg);
 }
 
 const struct strata_sim_profile *nt_profile_variant(const char *base,

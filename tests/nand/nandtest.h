@@ -14,11 +14,8 @@
 /* The four NAND profiles of src/sim/profiles.c. */
 extern const char *const nt_profiles[4];
 
-/* A simulator config for a profile (erase_count units, seed; no faults). */
-struct strata_sim_config nt_config(const char *profile, uint32_t units, uint64_t seed);
-/* A device from a config; fails the test if refused. */
+/* A device from a config (ts_config() in tests/support makes one); fails the test if refused. */
 struct strata_sim *nt_sim_cfg(const struct strata_sim_config *cfg);
-struct strata_sim *nt_sim(const char *profile, uint32_t units, uint64_t seed);
 
 /* A copy of a profile with another geometry, for parts no profile models (BCH-8, 256 B
  * codewords, no ECC, markers in the last page). The copy lives as long as the test program. */
@@ -46,7 +43,7 @@ int nt_remount(struct nt_mount *m);
 struct nt_dev {
     struct strata_flash flash;      /* what the layer sees */
     const struct strata_flash *inner;
-    uint32_t fail_prog_page;        /* page_prog of this device page returns EIO (UINT32_MAX: none) */
+    uint32_t fail_prog_page;        /* page_prog of this device page fails (UINT32_MAX: none) */
     uint32_t page_progs;            /* page programs that reached the inner device */
     /* on-die ECC emulation: what was programmed, to correct reads against */
     int hw_ecc;

@@ -8,9 +8,40 @@
 #include <stdlib.h>
 
 #include "nand_internal.h"
-#include "testsupport.h"
+#include "nandtest.h"
+#include "strata/crc.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- the check word's CRC-16 ---------------------------------------------------------------- */
+
+static void crc16_known_values(void **state)
+{
+    static const char digits[] = "123456789";
+    uint8_t buf[600];
+    uint32_t i, j;
+    (void)state;
+    assert_int_equal(strata_crc16(0, digits, 9), 0xD64E); /* CRC-16/GENIBUS check value */
+    assert_int_equal(strata_crc16(strata_crc16(0, digits, 4), digits + 4, 5), 0xD64E);
+    /* every 1-, 2- and 3-bit error in a 519-byte message changes it (sampled for 3 bits) */
+    nt_fill(buf, sizeof buf, 99);
+    for (i = 0; i < 8 * 519; i++) {
+        uint16_t good = strata_crc16(0, buf, 519), bad;
+        buf[i / 8] ^= (uint8_t)(1u << (i % 8));
+        bad = strata_crc16(0, buf, 519);
+        for (j = i + 1; j < 8 * 519; j += 211) {
+            buf[j / 8] ^= (uint8_t)(1u << (j % 8));
+            assert_int_not_equal(strata_crc16(0, buf, 519), good);
+            buf[(j * 7 + 3) % 519] ^= 0x10;
+            if ((j * 7 + 3) % 519 != j / 8 && (j * 7 + 3) % 519 != i / 8)
+                assert_int_not_equal(strata_crc16(0, buf, 519), good);
+            buf[(j * 7 + 3) % 519] ^= 0x10;
+            buf[j / 8] ^= (uint8_t)(1u << (j % 8));
+        }
+        assert_int_not_equal(bad, good);
+        buf[i / 8] ^= (uint8_t)(1u << (i % 8));
+    }
+}
 
 /* ---- GF(2^13) -------------------------------------------------------------------------------- */
 
@@ -284,7 +315,7 @@ static void strength_plus_one_always_detected(void **state)
     (void)state;
     ts_rng_seed(&rng, 4);
     for (n = 0; n < COUNT(cases); n++) {
-        uint32_t i, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 200 : 1500, 20);
+        uint32_t i, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 120 : 800, 20);
         for (i = 0; i < trials; i++) {
             struct cw ref, w, before;
             ref.cc = &cases[n];
@@ -312,7 +343,7 @@ static void beyond_strength_miscorrection_rate(void **state)
     for (n = 0; n < COUNT(cases); n++) {
         /* a failed BCH-8 decode can cost a full Chien search: fewer trials here, the long
          * measurement is bench_nand's */
-        uint32_t extra, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 100 : 1000, 20);
+        uint32_t extra, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 60 : 500, 20);
         for (extra = 2; extra <= 4; extra++) {
             uint32_t i, wrong = 0, e = cases[n].t + extra;
             for (i = 0; i < trials; i++) {
@@ -343,6 +374,7 @@ static void beyond_strength_miscorrection_rate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(crc16_known_values),
         cmocka_unit_test(gf_inverse_of_every_element),
         cmocka_unit_test(gf_alpha_has_full_order),
         cmocka_unit_test(bch_tables_match_generator),

@@ -32,7 +32,7 @@ static const struct part parts[] = {
 static struct strata_sim *part_sim(const struct part *p, uint32_t units, uint64_t seed,
                                    double flips)
 {
-    struct strata_sim_config cfg = nt_config(p->base, units, seed);
+    struct strata_sim_config cfg = ts_config(p->base, units, seed);
     if (p->step != 0) {
         struct strata_flash_geometry geo = cfg.profile->geo;
         geo.ecc_step = p->step;
@@ -205,9 +205,10 @@ static void erased_pages_with_flips(void **state)
 
 /* ---- errors in programmed pages ------------------------------------------------------------- */
 
-/* The stored bits that belong to each codeword, found by flipping every bit of a page once:
- * a flip there is corrected (1 bit), a flip anywhere else (marker, unused bytes, padding) is
- * ignored. Each codeword must own exactly its message and ECC bits. */
+/* The stored bits that belong to each codeword, found by flipping every bit of a page once and
+ * reading the region it lies in: a flip there is corrected (1 bit), a flip anywhere else
+ * (marker, unused bytes, padding) is ignored. Each codeword must own exactly its message and
+ * ECC bits. (Every part here has spare shares covering the whole spare.) */
 struct live_bits {
     uint32_t *bit[16];
     uint32_t count[16];
@@ -228,26 +229,29 @@ static void find_live_bits(struct nt_mount *m, struct strata_sim *sim, uint32_t 
         lb->bit[c] = malloc(want * sizeof(uint32_t));
         lb->count[c] = 0;
     }
+    uint32_t share = f->geo.spare_size / lay->codewords, per = lay->codewords / lay->regions;
     for (b = 0; b < total; b++) {
         struct strata_nand_read_info info;
         uint8_t d[NT_MAX_PAGE], o[128];
+        uint32_t region;
         int rc;
+        c = b < 8 * f->geo.page_size ? b / (8 * lay->ecc_step)
+                                     : (b / 8 - f->geo.page_size) / share;
+        region = c / per; /* the codeword's region: its main bytes and spare region */
         nt_flip(sim, page, b);
-        rc = strata_nand_read(&m->nand, page, d, o, &info);
+        rc = strata_nand_read_region(&m->nand, page, region, d, o, &info);
         nt_flip(sim, page, b);
         if (rc == STRATA_NAND_CLEAN)
             continue;
         if (rc != corrected)
             fail_msg("bit %u: read %d, want %d", (unsigned)b, rc, corrected);
         if (rc == STRATA_EECC) {
-            assert_int_equal(info.failed != 0, 1);
+            assert_int_equal(info.failed, 1u << region);
         } else {
             assert_int_equal(info.corrected, 1);
-            assert_memory_equal(d, data, lay->page_size);
-            assert_memory_equal(o, oob, lay->oob_page);
+            assert_memory_equal(d, data + region * lay->region_size, lay->region_size);
+            assert_memory_equal(o, oob + region * lay->oob_region, lay->oob_region);
         }
-        c = b < 8 * f->geo.page_size ? b / (8 * lay->ecc_step)
-                                     : (b / 8 - f->geo.page_size) / (f->geo.spare_size / lay->codewords);
         assert_true(lb->count[c] < want);
         lb->bit[c][lb->count[c]++] = b;
     }
@@ -348,7 +352,8 @@ static void errors_in_programmed_pages(void **state)
         assert_int_equal(strata_nand_prog(&m.nand, 7, data, oob), 0);
         find_live_bits(&m, sim, 7, data, oob, &lb);
         up_to_strength(&m, sim, 7, data, oob, &lb, &rng);
-        beyond_strength(&m, sim, 7, data, &lb, &rng, (uint32_t)ts_scale(lay->strength == 8 ? 40 : 250, 20));
+        beyond_strength(&m, sim, 7, data, &lb, &rng,
+                        (uint32_t)ts_scale(lay->strength == 8 ? 20 : 100, 20));
         expect_page(&m, 7, data, oob, STRATA_NAND_CLEAN, NULL);
         printf("# %s: %u bits per codeword, %u uncorrectable reads, none silent\n",
                parts[k].name, (unsigned)lb.count[0],
