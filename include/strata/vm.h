@@ -15,13 +15,13 @@
  * pointer stays NULL. On a 16-bit MCU a virtual address does not fit a C pointer: code that keeps
  * both kinds in one variable uses strata_vm_uptr (the wider of uintptr_t and uint32_t).
  *
- * THE CACHE. `blocks` blocks of `block_size` bytes (a power of two, 16 .. 32768) in the caller's
- * `ram`, each with a 4-byte control word (the block's virtual address, a dirty bit and a pin
- * count in the low bits) and a 2-byte link of the LRU list. A lookup walks the list from the most
- * to the least recently used block and moves the block it finds to the front; a miss evicts the
- * least recently used unpinned block, writing it back first when dirty. LRU order is updated by
- * searches only: an access served by its LCB costs no list work (a block used only through its
- * LCB ages; pin it if it must stay).
+ * THE CACHE. `blocks` blocks of `block_size` bytes (a power of two, 32 .. 32768) in the caller's
+ * `ram`, each with a 4-byte control word (the block's virtual address; in the low bits a dirty
+ * bit, a pin count and a write-pin bit) and a 2-byte link of the LRU list. A lookup walks the
+ * list from the most to the least recently used block and moves the block it finds to the front;
+ * a miss evicts the least recently used unpinned block, writing it back first when dirty. LRU
+ * order is updated by searches only: an access served by its LCB costs no list work (a block
+ * used only through its LCB ages; pin it if it must stay).
  *
  * LAST-CACHE BUFFERS. A `struct strata_vm_lcb` per access site (the paper: one per lvalue base)
  * remembers the block it last matched. The inline access functions check it first: when the
@@ -84,9 +84,10 @@
  * aligned to its alignment; STRATA_ENOMEM the RAM cannot hold one block (mount), or every block is
  * pinned (a miss, or a pin that would leave no block to evict); STRATA_EBUSY discard while blocks
  * are pinned; backend errors (STRATA_EIO, STRATA_EECC, STRATA_ENOSPC, STRATA_EPOWER) as the
- * backend returned them. A failed read leaves zeros in its destination; a failed write changed
- * nothing, except one crossing a block boundary, which may have changed the bytes in the blocks
- * before the failing one. After any error but STRATA_EPOWER the vm stays usable and still holds
+ * backend returned them. An access refused for its arguments (EINVAL: range, alignment, NULL)
+ * writes nothing anywhere, not even its destination; a read that fails later (a backend error,
+ * ENOMEM) leaves zeros in its destination; a failed write changed nothing, except one crossing a
+ * block boundary, which may have changed the bytes in the blocks before the failing one. After any error but STRATA_EPOWER the vm stays usable and still holds
  * every byte written before (a write-back that fails leaves its block cached and dirty). Nothing
  * is ever written outside the caller's buffers and the configured sectors.
  */
@@ -118,7 +119,7 @@ typedef uint32_t strata_vm_uptr;
 #endif
 
 #define STRATA_VM_DEFAULT_BASE 0x60000000u /* base when the config says 0 */
-#define STRATA_VM_MIN_BLOCK 16u            /* block sizes: powers of two in [MIN, MAX] */
+#define STRATA_VM_MIN_BLOCK 32u            /* block sizes: powers of two in [MIN, MAX] */
 #define STRATA_VM_MAX_BLOCK 32768u
 #define STRATA_VM_MAX_BLOCKS 65534u        /* blocks in one cache */
 #define STRATA_VM_MAX_PINS 7u              /* nested pins of one block */
@@ -179,7 +180,8 @@ struct strata_vm {
     uint32_t tag_mask;       /* ~(block_size - 1): the fast path's first load */
     uint32_t block_size;
     struct strata_vm_stats stats;
-    uint32_t *ctl;           /* per block: virtual address | pins << 1 | dirty */
+    uint32_t *ctl;           /* per block: virtual address | write-pinned << 4 | pins << 1 |
+                                dirty */
     uint8_t *data;           /* blocks x block_size bytes */
     uint8_t *sbuf;           /* one sector when block_size < sector_size, else NULL */
     uint16_t *next;          /* LRU list: the next less recently used block */
@@ -212,7 +214,9 @@ int strata_vm_ram_size(const struct strata_vm_config *cfg, uint32_t *bytes);
 int strata_vm_mount(struct strata_vm *vm, const struct strata_vm_config *cfg);
 
 /* Write every dirty block back (see COSTS), then the backend's sync. Blocks stay cached, clean
- * (pinned ones stay dirty: they may be written through their direct pointer). THE GUARANTEE. */
+ * (blocks pinned with STRATA_VM_WRITE stay dirty: they may be written through their direct
+ * pointer; under multi-cache such a block's sector may be written twice by one flush). THE
+ * GUARANTEE. */
 int strata_vm_flush(struct strata_vm *vm);
 
 /* Forget every cached block without writing anything back (the paper's program end: nothing to
@@ -351,8 +355,8 @@ STRATA_VM__INLINE int strata_vm_store(struct strata_vm *vm, struct strata_vm_lcb
 }
 
 /* A struct (or any object) of `size` bytes whose type has alignment `align`
- * (STRATA_VM_ALIGNOF(T)): STRATA_EINVAL, nothing accessed, when a is not a multiple of align
- * or align is not a power of two. Otherwise as strata_vm_read / strata_vm_write. */
+ * (STRATA_VM_ALIGNOF(T)): STRATA_EINVAL, nothing accessed or written, when a is not a multiple
+ * of align or align is not a power of two. Otherwise as strata_vm_read / strata_vm_write. */
 STRATA_VM__INLINE int strata_vm__misaligned(struct strata_vm *vm, strata_vaddr a, uint32_t align)
 {
     if (align != 0u && (align & (align - 1u)) == 0u && (a & (align - 1u)) == 0u)
@@ -368,11 +372,7 @@ STRATA_VM__INLINE int strata_vm_read_struct(struct strata_vm *vm, struct strata_
                                         strata_vaddr a, void *dst, uint32_t size, uint32_t align)
 {
     int rc = strata_vm__misaligned(vm, a, align);
-    if (rc != 0) {
-        memset(dst, 0, (size_t)size);
-        return rc;
-    }
-    return strata_vm_read(vm, lcb, a, dst, size);
+    return rc != 0 ? rc : strata_vm_read(vm, lcb, a, dst, size);
 }
 
 STRATA_VM__INLINE int strata_vm_write_struct(struct strata_vm *vm, struct strata_vm_lcb *lcb,
@@ -384,7 +384,7 @@ STRATA_VM__INLINE int strata_vm_write_struct(struct strata_vm *vm, struct strata
 }
 
 /* Value style: byte, half-word, word and double-word reads and writes in the target's byte
- * order. A failed read returns 0 and a failed write does nothing; the error is recorded in the vm
+ * order. A failed read returns 0 and a failed write does nothing (but see ERRORS on crossings); the error is recorded in the vm
  * (strata_vm_error). Any address works; the LCB fast path takes naturally aligned ones. */
 STRATA_VM__INLINE uint8_t strata_vm_read_u8(struct strata_vm *vm, struct strata_vm_lcb *lcb,
                                         strata_vaddr a)
@@ -468,12 +468,12 @@ int strata_vm_span(struct strata_vm *vm, struct strata_vm_lcb *lcb, strata_vaddr
 
 /* Keep the blocks holding [a, a + n) cached until unpinned: never evicted, so a tight loop over
  * the region never misses, and a direct pointer stays valid. When the region lies in one block,
- * *direct (if not NULL) receives the pointer to its bytes in the cache, else NULL; with
- * STRATA_VM_WRITE the blocks are marked dirty and stay dirty while pinned, so bytes written
- * through the pointer reach the backend at the next flush or after unpin. Pins nest up to
- * STRATA_VM_MAX_PINS per block. Cost: a lookup per block (misses as COSTS). STRATA_ENOMEM when
- * pinning would leave no unpinned block (nothing pinned then); STRATA_EINVAL outside the window
- * or a block pinned MAX_PINS times. */
+ * *direct (if not NULL) receives the pointer to its bytes in the cache, else NULL. With
+ * STRATA_VM_WRITE the blocks are marked dirty and stay dirty until their last pin is undone, so
+ * bytes written through the pointer reach the backend at every flush and after unpin. Pins nest
+ * up to STRATA_VM_MAX_PINS per block. Cost: a lookup per block (misses as COSTS). STRATA_ENOMEM
+ * when pinning would leave no unpinned block (nothing is pinned then); STRATA_EINVAL outside the
+ * window, or a block already pinned MAX_PINS times. */
 int strata_vm_pin(struct strata_vm *vm, strata_vaddr a, uint32_t n, unsigned flags,
                   void **direct);
 /* Undo one pin of each block of [a, a + n). STRATA_EINVAL when one of them is not pinned (none
@@ -493,7 +493,7 @@ struct strata_fs_file;
 struct strata_vm_file {
     struct strata_fs *fs;
     struct strata_fs_file *file;
-    uint32_t sector_size;
+    uint32_t sector_size, sectors;
 };
 int strata_vm_file_dev(struct strata_vm_file *fd, struct strata_sector_dev *dev,
                        struct strata_fs *fs, struct strata_fs_file *file, uint32_t sector_size,
