@@ -200,12 +200,12 @@ int ftl_prepare(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e, uint32_
 
 static inline int ftl_sealed(const struct strata_ftl *ftl, uint32_t lbn)
 {
-    return (ftl->sealed[lbn >> 3] >> (lbn & 7u)) & 1u;
+    return (int)(((uint32_t)ftl->sealed[lbn >> 3] >> (lbn & 7u)) & 1u);
 }
 static inline void ftl_set_sealed(struct strata_ftl *ftl, uint32_t lbn, int on)
 {
-    uint8_t bit = (uint8_t)(1u << (lbn & 7u));
-    ftl->sealed[lbn >> 3] = (uint8_t)(on ? ftl->sealed[lbn >> 3] | bit : ftl->sealed[lbn >> 3] & ~bit);
+    uint32_t bit = 1u << (lbn & 7u), v = ftl->sealed[lbn >> 3];
+    ftl->sealed[lbn >> 3] = (uint8_t)(on ? v | bit : v & (0xFFu ^ bit));
 }
 
 /* ---- recovery (recover.c) ----------------------------------------------------------------- */

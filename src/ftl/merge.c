@@ -263,10 +263,12 @@ static int merge2(struct strata_ftl *ftl, struct ftl_ent *e)
     return 0;
 }
 
-int ftl_merge3(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t bad)
+/* One merge III pass: every valid sector of e's pair into a fresh target, which becomes the DLB
+ * alone (persistent: COMMIT and a record confirming it). STRATA_EBADBLOCK: a record in the
+ * target failed; the target is then e's DLB, to be moved again. */
+static int merge3_pass(struct strata_ftl *ftl, struct ftl_ent *e)
 {
-    uint32_t lbn = ftl_ent_lbn(e), dlb = ftl->dlb[lbn], llb = ftl->llb[lbn];
-    uint32_t cursor = ftl_ent_cursor(e);
+    uint32_t lbn = ftl_ent_lbn(e);
     struct ftl_pair pair;
     struct run run;
     int rc;
@@ -279,16 +281,28 @@ int ftl_merge3(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t bad)
     ftl->llb[lbn] = FTL_NONE;
     ftl->mapidx[lbn] = FTL_NONE;
     ftl_ent_set_cursor(e, run.end);
-    if (ftl_persistent(ftl)) {
-        /* COMMIT, then a second record that confirms it (docs/format-ftl.md) */
-        rc = ftl_write_record(ftl, e, FTL_F_COMMIT);
-        if (rc == 0)
-            rc = ftl_write_record(ftl, e, 0);
-        if (rc == STRATA_EBADBLOCK)
-            rc = ftl_relocate(ftl, e); /* the target fails: move again, then release */
-        if (rc != 0)
-            return rc;
+    if (!ftl_persistent(ftl) || (rc = ftl_write_record(ftl, e, FTL_F_COMMIT)) != 0)
+        return rc;
+    return ftl_write_record(ftl, e, 0);
+}
+
+int ftl_merge3(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t bad)
+{
+    uint32_t lbn = ftl_ent_lbn(e), dlb = ftl->dlb[lbn], llb = ftl->llb[lbn];
+    uint32_t cursor = ftl_ent_cursor(e), tries;
+    int rc = merge3_pass(ftl, e);
+    for (tries = 0; rc == STRATA_EBADBLOCK && tries < TARGET_TRIES; tries++) {
+        /* the target's record failed: move again from the target, which is left dead */
+        uint32_t target = ftl->dlb[lbn], pos = ftl_ent_cursor(e);
+        rc = merge3_pass(ftl, e);
+        if (rc != STRATA_EBADBLOCK) {
+            ftl_lab_kill(ftl, target);
+            if (rc == 0)
+                rc = ftl_retire_pos(ftl, target, pos);
+        }
     }
+    if (rc != 0)
+        return rc;
     if (bad != FTL_NONE) {
         ftl->stats.relocations++;
         ftl_lab_kill(ftl, bad);

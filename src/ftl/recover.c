@@ -157,8 +157,11 @@ static int replay_from(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, uint3
     snapshot(ftl, &rp, &r);
     rp.last = start;
     for (q = start + 1u; go == 1 && q < ftl->ppl; q++) {
-        if (q % ftl->spb == 0u && !started(ftl, lab, lbn, q / ftl->spb, &rc))
+        if (q % ftl->spb == 0u && !started(ftl, lab, lbn, q / ftl->spb, &rc)) {
+            if (rc != STRATA_NAND_ERASED && rc != STRATA_EBADBLOCK)
+                rp.last = q; /* a torn block start: programmed, never to be programmed again */
             break;
+        }
         rc = ftl_read_pos(ftl, lab, q, ftl->buf, 1);
         go = replay_one(ftl, lbn, e, &rp, q, rc);
     }
@@ -189,7 +192,7 @@ static int newest_start(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, cons
 {
     uint32_t q, b;
     struct ftl_rec r;
-    int rc;
+    int rc = 0;
     *start = 0;
     *drop = 0;
     if (hdr->flags & FTL_F_TARGET) {

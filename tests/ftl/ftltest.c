@@ -3,13 +3,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static struct strata_sim_profile variants[8];
+static char variant_names[8][32];
+static size_t variant_count;
+
+const char *ft_small_blocks(const char *base, uint32_t pages)
+{
+    const struct strata_sim_profile *b = strata_sim_profile_find(base);
+    size_t i;
+    assert_non_null(b);
+    for (i = 0; i < variant_count; i++)
+        if (variants[i].geo.erase_size == pages * b->geo.page_size &&
+            strncmp(variant_names[i], base, strlen(base)) == 0)
+            return variant_names[i];
+    assert_true(variant_count < 8);
+    variants[variant_count] = *b;
+    variants[variant_count].geo.erase_size = pages * b->geo.page_size;
+    snprintf(variant_names[variant_count], sizeof variant_names[0], "%s/%u", base,
+             (unsigned)pages);
+    variants[variant_count].name = variant_names[variant_count];
+    return variant_names[variant_count++];
+}
+
+const struct strata_sim_profile *ft_profile(const char *name)
+{
+    size_t i;
+    for (i = 0; i < variant_count; i++)
+        if (strcmp(variant_names[i], name) == 0)
+            return &variants[i];
+    return strata_sim_profile_find(name);
+}
+
 void ft_open(struct ft_dev *d, const struct ft_params *p)
 {
     struct strata_sim_config sc;
     uint32_t need = 0;
     memset(d, 0, sizeof *d);
     memset(&sc, 0, sizeof sc);
-    sc.profile = strata_sim_profile_find(p->profile);
+    sc.profile = ft_profile(p->profile);
     assert_non_null(sc.profile);
     sc.erase_count = p->units;
     sc.seed = p->seed;

@@ -7,7 +7,7 @@
 #include "testsupport.h"
 
 struct ft_params {
-    const char *profile;
+    const char *profile; /* a profile name, or one made by ft_small_blocks() */
     uint32_t units;   /* device size in blocks */
     uint32_t sectors; /* 0: as many as fit */
     uint8_t degree, shrink, cache, mode, reserve;
@@ -22,6 +22,12 @@ struct ft_dev {
     struct strata_sector_dev dev;
     uint32_t *ram;
 };
+
+/* A profile like `base` with `pages` pages per block (small blocks make switches and merges
+ * happen within a few dozen writes: exhaustive power-cut campaigns stay short). The name it
+ * returns is accepted by ft_open and ft_profile. */
+const char *ft_small_blocks(const char *base, uint32_t pages);
+const struct strata_sim_profile *ft_profile(const char *name);
 
 /* A device and an FTL on it: formatted (persistent) or mounted (volatile); fails the test on
  * error. */
