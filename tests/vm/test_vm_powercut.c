@@ -12,12 +12,15 @@
 
 #define MAY_HOLD 96u /* contents one sector may hold: the workloads stay below it */
 
-struct pc {
+struct pc_case {
     const char *name;
     enum vt_kind kind;
     uint32_t bytes, block, blocks, ops;
     uint8_t scheme;
-    /* state of one case */
+};
+
+struct pc {
+    struct pc_case c;
     struct vt_backend b;
     struct vt_shim shim;
     struct strata_vm vm;
@@ -54,7 +57,7 @@ static void may_reset(struct pc *s)
 {
     uint32_t i, n;
     for (i = 0; i < s->sectors; i++) {
-        n = s->bytes - i * s->sector_size;
+        n = s->c.bytes - i * s->sector_size;
         s->nmay[i] = 0;
         memset(s->sector, 0, s->sector_size);
         memcpy(s->sector, s->model + i * s->sector_size, n < s->sector_size ? n : s->sector_size);
@@ -74,16 +77,22 @@ static void on_write(void *arg, uint32_t sector, const void *buf)
 static int pc_setup(struct strata_sim *sim, void *arg)
 {
     struct pc *s = arg;
-    int rc = vt_backend_attach(&s->b, s->kind, s->bytes, sim, 1);
-    if (rc == 0 && s->kind == VT_FILE)
+    uint32_t i;
+    int rc = vt_backend_attach(&s->b, s->c.kind, s->c.bytes, sim, 1);
+    if (rc == 0 && s->c.kind == VT_FILE)
         rc = strata_fs_close(&s->b.fs, &s->b.file);
+    if (s->c.kind == VT_SD) { /* a card holds whatever it held: start from zeros */
+        memset(s->sector, 0, s->sector_size);
+        for (i = 0; i < s->sectors && rc == 0; i++)
+            rc = s->b.dev.write(s->b.dev.ctx, i, s->sector);
+    }
     return rc;
 }
 
 static void pc_reset(void *arg)
 {
     struct pc *s = arg;
-    memset(s->model, 0, s->bytes); /* formatted backends read zeros where never written */
+    memset(s->model, 0, s->c.bytes); /* formatted backends read zeros where never written */
     s->overflow = 0;
     may_reset(s);
 }
@@ -92,12 +101,12 @@ static int mount_vm(struct pc *s, const struct strata_sector_dev *dev)
 {
     memset(&s->cfg, 0, sizeof s->cfg);
     s->cfg.dev = dev;
-    s->cfg.size = s->bytes;
-    s->cfg.block_size = s->block;
-    s->cfg.blocks = s->blocks;
-    s->cfg.scheme = s->scheme;
+    s->cfg.size = s->c.bytes;
+    s->cfg.block_size = s->c.block;
+    s->cfg.blocks = s->c.blocks;
+    s->cfg.scheme = s->c.scheme;
     s->cfg.ram = s->ram;
-    s->cfg.ram_size = (s->blocks * (s->block + 6u) + 4096u + 3u) & ~3u;
+    s->cfg.ram_size = (s->c.blocks * (s->c.block + 6u) + 4096u + 3u) & ~3u;
     return strata_vm_mount(&s->vm, &s->cfg);
 }
 
@@ -108,11 +117,11 @@ static int step(struct pc *s, struct ts_rng *r, struct strata_vm_lcb *lcb, uint3
     uint8_t buf[96];
     int rc;
     if (roll < 5)
-        *cursor = ts_rng_below(r, s->bytes);
+        *cursor = ts_rng_below(r, s->c.bytes);
     n = roll < 80 ? 1u + ts_rng_below(r, 8) : 1u + ts_rng_below(r, sizeof buf);
-    at = (*cursor + ts_rng_below(r, 2u * s->block)) % s->bytes;
-    if (at + n > s->bytes)
-        at = s->bytes - n;
+    at = (*cursor + ts_rng_below(r, 2u * s->c.block)) % s->c.bytes;
+    if (at + n > s->c.bytes)
+        at = s->c.bytes - n;
     *cursor = at;
     if (roll < 60) {
         for (i = 0; i < n; i++)
@@ -144,7 +153,7 @@ static int pc_workload(struct strata_sim *sim, void *arg)
     struct ts_rng r;
     uint32_t op, cursor = 0;
     int rc;
-    if ((rc = vt_backend_attach(&s->b, s->kind, s->bytes, sim, 0)) != 0)
+    if ((rc = vt_backend_attach(&s->b, s->c.kind, s->c.bytes, sim, 0)) != 0)
         return rc;
     vt_shim_init(&s->shim, &s->b.dev);
     s->shim.on_write = on_write;
@@ -152,7 +161,7 @@ static int pc_workload(struct strata_sim *sim, void *arg)
     if ((rc = mount_vm(s, &s->shim.dev)) != 0)
         return rc;
     ts_rng_seed(&r, 77);
-    for (op = 0; op < s->ops; op++)
+    for (op = 0; op < s->c.ops; op++)
         if ((rc = step(s, &r, &lcb[op % 3u], &cursor)) != 0)
             return rc;
     if ((rc = strata_vm_flush(&s->vm)) == 0)
@@ -166,15 +175,15 @@ static int pc_recover(struct strata_sim *sim, void *arg)
     uint32_t i;
     int rc;
     if (s->overflow) {
-        fprintf(stderr, "%s: the record of sector contents overflowed\n", s->name);
+        fprintf(stderr, "%s: the record of sector contents overflowed\n", s->c.name);
         return STRATA_ENOMEM;
     }
-    if ((rc = vt_backend_attach(&s->b, s->kind, s->bytes, sim, 0)) != 0)
+    if ((rc = vt_backend_attach(&s->b, s->c.kind, s->c.bytes, sim, 0)) != 0)
         return rc;
     if ((rc = mount_vm(s, &s->b.dev)) != 0)
         return rc;
     for (i = 0; i < s->sectors; i++) {
-        uint32_t n = s->bytes - i * s->sector_size, c, k;
+        uint32_t n = s->c.bytes - i * s->sector_size, c, k;
         n = n < s->sector_size ? n : s->sector_size;
         memset(s->sector, 0, s->sector_size);
         if ((rc = strata_vm_copy_out(&s->vm, s->sector, s->vm.base + i * s->sector_size, n)) != 0)
@@ -184,20 +193,23 @@ static int pc_recover(struct strata_sim *sim, void *arg)
             ;
         if (k == s->nmay[i]) {
             fprintf(stderr, "%s: sector %u holds bytes neither flushed nor written after the "
-                            "last flush\n", s->name, (unsigned)i);
+                            "last flush\n", s->c.name, (unsigned)i);
             return STRATA_ECORRUPT;
         }
     }
     return 0;
 }
 
-static void campaign(struct pc *s, enum strata_sim_tear tear, uint32_t samples)
+static void campaign(const struct pc_case *c, enum strata_sim_tear tear, uint32_t samples)
 {
     struct strata_powercut_test t;
+    struct pc *s = calloc(1, sizeof *s);
     uint32_t units = 0;
-    const char *profile = vt_sim_profile(s->kind, s->bytes, &units);
+    const char *profile = vt_sim_profile(c->kind, c->bytes, &units);
+    assert_non_null(s);
+    s->c = *c;
     memset(&t, 0, sizeof t);
-    t.name = s->name;
+    t.name = s->c.name;
     t.sim = ts_config(profile, units, 5);
     t.arg = s;
     t.setup = pc_setup;
@@ -205,13 +217,13 @@ static void campaign(struct pc *s, enum strata_sim_tear tear, uint32_t samples)
     t.workload = pc_workload;
     t.recover = pc_recover;
     t.samples = samples;
-    t.recovery_cuts = s->kind == VT_FTL_PERSISTENT ? 1u : 0u;
+    t.recovery_cuts = s->c.kind == VT_FTL_PERSISTENT ? 1u : 0u;
     t.tear = tear;
     t.seed = 9;
-    s->sector_size = s->kind == VT_FILE ? 256u : s->kind == VT_SD ? 512u : 2048u;
-    s->sectors = (s->bytes + s->sector_size - 1u) / s->sector_size;
-    s->ram = calloc(s->blocks * (s->block + 6u) + 4096u + 4u, 1);
-    s->model = calloc(s->bytes, 1);
+    s->sector_size = s->c.kind == VT_FILE ? 256u : s->c.kind == VT_SD ? 512u : 2048u;
+    s->sectors = (s->c.bytes + s->sector_size - 1u) / s->sector_size;
+    s->ram = calloc(s->c.blocks * (s->c.block + 6u) + 4096u + 4u, 1);
+    s->model = calloc(s->c.bytes, 1);
     s->sector = calloc(s->sector_size, 1);
     s->may = calloc(s->sectors * MAY_HOLD, sizeof *s->may);
     s->nmay = calloc(s->sectors, sizeof *s->nmay);
@@ -223,16 +235,16 @@ static void campaign(struct pc *s, enum strata_sim_tear tear, uint32_t samples)
     free(s->may);
     free(s->nmay);
     free(s->b.ftl_ram);
-    s->b.ftl_ram = NULL;
+    free(s);
 }
 
 /* Persistent strata_ftl (old or new bytes in a cut sector), both schemes, blocks a quarter of a
  * sector: every write-back path (gathered, read-modify-write) is cut. */
 static void ftl_persistent(void **state)
 {
-    static struct pc multi = {"vm-ftl-multi", VT_FTL_PERSISTENT, 8192, 512, 3, 60,
+    static const struct pc_case multi = {"vm-ftl-multi", VT_FTL_PERSISTENT, 16384, 512, 3, 300,
                               STRATA_VM_MULTI_CACHE};
-    static struct pc shrink = {"vm-ftl-shrink", VT_FTL_PERSISTENT, 8192, 512, 3, 60,
+    static const struct pc_case shrink = {"vm-ftl-shrink", VT_FTL_PERSISTENT, 16384, 512, 3, 300,
                                STRATA_VM_SECTOR_SHRINK};
     (void)state;
     campaign(&multi, STRATA_SIM_TEAR_RANDOM, (uint32_t)ts_scale(150, 0));
@@ -242,7 +254,7 @@ static void ftl_persistent(void **state)
 /* A strata_fs file: after a cut the file holds its last commit (a flush's sync) or a later one. */
 static void fs_file(void **state)
 {
-    static struct pc file = {"vm-fs-file", VT_FILE, 4096, 64, 6, 80, STRATA_VM_MULTI_CACHE};
+    static const struct pc_case file = {"vm-fs-file", VT_FILE, 4096, 64, 6, 80, STRATA_VM_MULTI_CACHE};
     (void)state;
     campaign(&file, STRATA_SIM_TEAR_RANDOM, (uint32_t)ts_scale(150, 0));
 }
@@ -250,7 +262,7 @@ static void fs_file(void **state)
 /* An SD card promises nothing for a sector whose write is torn: cut only between operations. */
 static void sd_card(void **state)
 {
-    static struct pc sd = {"vm-sd", VT_SD, 8192, 256, 4, 80, STRATA_VM_MULTI_CACHE};
+    static const struct pc_case sd = {"vm-sd", VT_SD, 8192, 256, 4, 80, STRATA_VM_MULTI_CACHE};
     (void)state;
     campaign(&sd, STRATA_SIM_TEAR_BEFORE, 0);
 }
