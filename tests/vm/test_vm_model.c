@@ -124,6 +124,45 @@ static void geometries(void **state)
     printf("# %u geometries\n", (unsigned)runs);
 }
 
+/* The extremes the config check accepts: the largest block over small and equal sectors, the
+ * smallest block in the largest sectors, a long LRU list of the smallest blocks. */
+static void extremes(void **state)
+{
+    static const struct {
+        uint32_t block, sector, blocks, size;
+    } cases[] = {
+        {STRATA_VM_MAX_BLOCK, 512, 1, 4 * STRATA_VM_MAX_BLOCK},
+        {STRATA_VM_MAX_BLOCK, STRATA_VM_MAX_BLOCK, 2, 4 * STRATA_VM_MAX_BLOCK},
+        {STRATA_VM_MIN_BLOCK, 16384, 3, 4 * 16384},
+        {STRATA_VM_MIN_BLOCK, 64, 700, 64 * 1024},
+    };
+    size_t i;
+    uint32_t scheme;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (scheme = 0; scheme < 2; scheme++) {
+            struct vt_backend b;
+            struct vt_vm v;
+            struct vt_model m;
+            struct vt_trace t = {0};
+            vt_backend_open(&b, VT_RAM, cases[i].size, cases[i].sector, 0);
+            vt_vm_open(&v, &b.dev, cases[i].block, cases[i].blocks, (uint8_t)scheme, 0);
+            vt_model_init(&m, cases[i].size);
+            t.ops = (uint32_t)ts_scale(400, 10);
+            t.lcbs = 3;
+            t.pins = cases[i].blocks >= 3;
+            t.flushes = 1;
+            t.discards = 1;
+            t.seed = 50u + i * 2u + scheme;
+            vt_run_trace(&v.vm, &m, &b.dev, &t);
+            assert_int_equal(strata_vm_flush(&v.vm), 0);
+            vt_check_backend(&b.dev, 0, &m);
+            vt_vm_close(&v);
+            vt_model_free(&m);
+            vt_backend_close(&b);
+        }
+}
+
 /* A window that does not start at sector 0 or at the default base, and a cache sized by its RAM
  * (blocks = 0). */
 static void offset_window(void **state)
@@ -174,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(backends),
         cmocka_unit_test(geometries),
+        cmocka_unit_test(extremes),
         cmocka_unit_test(offset_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
