@@ -153,8 +153,11 @@ static int load(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e)
         r.lbn != lbn)
         return rc < 0 ? rc : STRATA_ECORRUPT;
     ftl_ent_set_cursor(e, pos + 1u);
-    if (rc == STRATA_NAND_WEAK)
-        ftl_ent_dirty(e); /* written again at eviction: a fresh copy of a weakening record */
+    /* a weakening record is written again at eviction, if the pair has a position left for it;
+     * a full pair (the record in its last position) gets a fresh one with the LBN's next write,
+     * which opens an LLB or switches first */
+    if (rc == STRATA_NAND_WEAK && ftl_room_fits(ftl, e, 0))
+        ftl_ent_dirty(e);
     return 0;
 }
 
