@@ -86,9 +86,36 @@ static void backends(void **state)
         run_backend(&cases[i], 100 + i, (uint32_t)ts_scale(cases[i].kind == VT_FILE ? 1500 : 4000, 10));
 }
 
-/* Every block size (32 .. 4096), sector size (32 .. 4096) and small block count the config check
+/* A random trace on a RAM device of `size` bytes (the whole window) of `sector`-byte sectors,
+ * then a flush and a check of the device. */
+static void run_ram(uint32_t block, uint32_t sector, uint32_t blocks, uint8_t scheme,
+                    uint32_t size, uint32_t ops, uint32_t lcbs, uint64_t seed)
+{
+    struct vt_backend b;
+    struct vt_vm v;
+    struct vt_model m;
+    struct vt_trace t = {0};
+    vt_backend_open(&b, VT_RAM, size, sector, 0);
+    vt_vm_open(&v, &b.dev, block, blocks, scheme, 0);
+    assert_int_equal(v.vm.size, size);
+    vt_model_init(&m, size);
+    t.ops = ops;
+    t.lcbs = lcbs;
+    t.pins = blocks >= 3;
+    t.flushes = 1;
+    t.discards = 1;
+    t.seed = seed;
+    vt_run_trace(&v.vm, &m, &b.dev, &t);
+    assert_int_equal(strata_vm_flush(&v.vm), 0);
+    vt_check_backend(&b.dev, 0, &m);
+    vt_vm_close(&v);
+    vt_model_free(&m);
+    vt_backend_close(&b);
+}
+
+/* Every block size (32 .. 4096), sector size (32 .. 2048) and small block count the config check
  * accepts, both schemes, on a RAM device: every replacement and write-back path is reached with
- * caches of 1, 2 and 3 blocks, and the sector buffer with blocks 1/128 of a sector. */
+ * caches of 1, 2 and 3 blocks, and the sector buffer with blocks 1/64 of a sector. */
 static void geometries(void **state)
 {
     static const uint32_t counts[] = {1, 2, 3, 5, 8};
@@ -98,27 +125,8 @@ static void geometries(void **state)
         for (ss = 32; ss <= 4096; ss *= 4)
             for (ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
                 for (scheme = 0; scheme < 2; scheme++) {
-                    struct vt_backend b;
-                    struct vt_vm v;
-                    struct vt_model m;
-                    struct vt_trace t = {0};
-                    uint32_t size = 8u * (bs > ss ? bs : ss) * 2u;
-                    vt_backend_open(&b, VT_RAM, size, ss, 0);
-                    vt_vm_open(&v, &b.dev, bs, counts[ci], (uint8_t)scheme, 0);
-                    assert_int_equal(v.vm.size, size);
-                    vt_model_init(&m, size);
-                    t.ops = (uint32_t)ts_scale(300, 20);
-                    t.lcbs = 1u + runs % 5u;
-                    t.pins = counts[ci] >= 3;
-                    t.flushes = 1;
-                    t.discards = 1;
-                    t.seed = 1000u + runs;
-                    vt_run_trace(&v.vm, &m, &b.dev, &t);
-                    assert_int_equal(strata_vm_flush(&v.vm), 0);
-                    vt_check_backend(&b.dev, 0, &m);
-                    vt_vm_close(&v);
-                    vt_model_free(&m);
-                    vt_backend_close(&b);
+                    run_ram(bs, ss, counts[ci], (uint8_t)scheme, 16u * (bs > ss ? bs : ss),
+                            (uint32_t)ts_scale(300, 20), 1u + runs % 5u, 1000u + runs);
                     runs++;
                 }
     printf("# %u geometries\n", (unsigned)runs);
@@ -140,27 +148,9 @@ static void extremes(void **state)
     uint32_t scheme;
     (void)state;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (scheme = 0; scheme < 2; scheme++) {
-            struct vt_backend b;
-            struct vt_vm v;
-            struct vt_model m;
-            struct vt_trace t = {0};
-            vt_backend_open(&b, VT_RAM, cases[i].size, cases[i].sector, 0);
-            vt_vm_open(&v, &b.dev, cases[i].block, cases[i].blocks, (uint8_t)scheme, 0);
-            vt_model_init(&m, cases[i].size);
-            t.ops = (uint32_t)ts_scale(400, 10);
-            t.lcbs = 3;
-            t.pins = cases[i].blocks >= 3;
-            t.flushes = 1;
-            t.discards = 1;
-            t.seed = 50u + i * 2u + scheme;
-            vt_run_trace(&v.vm, &m, &b.dev, &t);
-            assert_int_equal(strata_vm_flush(&v.vm), 0);
-            vt_check_backend(&b.dev, 0, &m);
-            vt_vm_close(&v);
-            vt_model_free(&m);
-            vt_backend_close(&b);
-        }
+        for (scheme = 0; scheme < 2; scheme++)
+            run_ram(cases[i].block, cases[i].sector, cases[i].blocks, (uint8_t)scheme,
+                    cases[i].size, (uint32_t)ts_scale(400, 10), 3, 50u + i * 2u + scheme);
 }
 
 /* A window that does not start at sector 0 or at the default base, and a cache sized by its RAM
