@@ -150,11 +150,10 @@ struct strata_btree {
     uint16_t avail;        /* erased pages from head on */
     uint16_t seg;          /* pages per segment */
     uint16_t mapped, tombs;/* mapping table entries in use, deleted */
+    uint16_t adds;         /* keys added since the table was last emptied */
     uint16_t since_clean;  /* pages written since the last CLEAN commit */
     uint32_t commit_seq;   /* seq of the last commit */
-    /* INPLACE on a device: nodes written since the last commit */
-    uint16_t written[32];
-    uint8_t nwritten;
+    uint8_t nwritten;      /* INPLACE on a device: nodes written since the last commit */
     uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids) */
     struct strata_btree_buf buf[STRATA_BTREE_MAX_BUFFERS];
     struct strata_btree_stats stats;

@@ -1,0 +1,71 @@
+/* Helpers for the strata_btree tests: configured trees on simulated devices and a sorted
+ * in-RAM model to check them against. */
+#ifndef STRATA_BTTEST_H
+#define STRATA_BTTEST_H
+
+#include <stdint.h>
+
+#include "strata/btree.h"
+#include "strata/fs.h"
+#include "testsupport.h"
+
+/* A tree, its configuration and the memory it was given. */
+struct bt_env {
+    struct strata_sim *sim;
+    struct strata_btree bt;
+    struct strata_btree_config cfg;
+    struct strata_btree_fs_store fstore; /* INPLACE on a strata_fs file */
+    struct strata_fs fs;
+    struct strata_fs_config fscfg;
+    struct strata_fs_file file;
+    uint8_t fsbuf[512];
+    uint8_t *mem; /* buffers, bitmap, map, write buffer in one allocation */
+};
+
+/* What to build. */
+struct bt_setup {
+    const char *profile;    /* "sd-spi", "at45db161", ...; "fs" = a strata_fs file on at45db161 */
+    unsigned variant;
+    uint32_t units;         /* device size in erase units (0: profile default) */
+    uint32_t region_units;  /* tree region (0: the whole device) */
+    uint8_t key, data, flags, buffers;
+    uint16_t map_entries;   /* VMTREE (0: 256) */
+    uint16_t wbuf;          /* write buffer bytes (0: none) */
+    uint32_t store_pages;   /* fs: pages of the file (0: 256) */
+    uint64_t seed;
+};
+
+/* Build the sim (when env->sim is NULL) and the config; format when `format`, else mount.
+ * Returns the library's code. */
+int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format);
+/* Mount again on the same device (after a reboot). */
+int bt_env_remount(struct bt_env *env);
+void bt_env_close(struct bt_env *env);
+
+/* The model: entries (key + data bytes) kept sorted by their cmp bytes. */
+struct bt_model {
+    uint8_t *e;
+    uint32_t n, cap;
+    uint8_t esize, cmp, ksize;
+};
+void bt_model_init(struct bt_model *m, const struct strata_btree *bt, uint32_t cap);
+void bt_model_free(struct bt_model *m);
+void bt_model_copy(struct bt_model *dst, const struct bt_model *src);
+/* put: insert or replace (by cmp bytes); del: returns 1 when it was there. */
+void bt_model_put(struct bt_model *m, const uint8_t *e);
+int bt_model_del(struct bt_model *m, const uint8_t *e);
+/* Index of the first entry with cmp bytes >= key (key given as cmp bytes). */
+uint32_t bt_model_find(const struct bt_model *m, const uint8_t *key);
+
+/* Check the whole tree against the model: full iteration, then `gets` random point lookups and
+ * `ranges` random ranges. Returns 0 or a negative code (printing what differs). */
+int bt_check(struct strata_btree *bt, const struct bt_model *m, struct ts_rng *r, unsigned gets,
+             unsigned ranges);
+/* The tree equals one of the models (exactly): returns the index matched, or -1. */
+int bt_matches(struct strata_btree *bt, const struct bt_model *const *models, unsigned n);
+
+void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth);
+/* A random entry for the model's sizes: keys from [0, keyspace). */
+void bt_rand_entry(struct ts_rng *r, const struct strata_btree *bt, uint32_t keyspace, uint8_t *e);
+
+#endif
