@@ -96,7 +96,7 @@ int bt_commit(struct strata_btree *bt)
             bt->seq++; /* INPLACE: one sequence number per commit */
         else
             bt->commit_seq = bt->seq - 1u;
-        bt->flags &= (uint8_t)~(CTX_PENDING | CTX_BARRIER);
+        bt->flags &= (uint8_t)~CTX_PENDING;
     }
     return 0;
 }

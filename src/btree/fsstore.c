@@ -20,7 +20,7 @@ static int at(struct strata_btree_fs_store *s, uint32_t page)
     return pos < 0 ? (int)pos : 0;
 }
 
-static int fs_read(void *ctx, uint32_t page, void *buf)
+static int btfs_read(void *ctx, uint32_t page, void *buf)
 {
     struct strata_btree_fs_store *s = ctx;
     int32_t n = 0;
@@ -33,7 +33,7 @@ static int fs_read(void *ctx, uint32_t page, void *buf)
     return 0;
 }
 
-static int fs_write(void *ctx, uint32_t page, const void *buf)
+static int btfs_write(void *ctx, uint32_t page, const void *buf)
 {
     static const uint8_t erased[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
@@ -52,7 +52,7 @@ static int fs_write(void *ctx, uint32_t page, const void *buf)
     return n < 0 ? (int)n : 0;
 }
 
-static int fs_commit(void *ctx)
+static int btfs_commit(void *ctx)
 {
     struct strata_btree_fs_store *s = ctx;
     return strata_fs_sync(s->fs, s->file);
@@ -61,9 +61,9 @@ static int fs_commit(void *ctx)
 void strata_btree_fs_store(struct strata_btree_fs_store *s, struct strata_fs *fs,
                            struct strata_fs_file *file, uint32_t pages, uint32_t page_size)
 {
-    s->store.read = fs_read;
-    s->store.write = fs_write;
-    s->store.commit = fs_commit;
+    s->store.read = btfs_read;
+    s->store.write = btfs_write;
+    s->store.commit = btfs_commit;
     s->store.ctx = s;
     s->store.pages = pages;
     s->store.page_size = page_size;

@@ -36,6 +36,35 @@ int bt_ow_unlink(struct strata_btree *bt, unsigned b, uint32_t i)
     return bt_ow_kill(bt, b, key, 1);
 }
 
+/* OW: a rewrite cut by power loss after the upper half was linked leaves those entries in the
+ * old node too (unreachable: the parent routes them to the upper half). Drop them from the RAM
+ * image before this node is rewritten, or they would come back. */
+static int drop_stale(struct strata_btree *bt, unsigned level, unsigned b)
+{
+    uint8_t hi[STRATA_BTREE_MAX_ENTRY], *p;
+    const uint8_t *bound = NULL;
+    unsigned pb;
+    uint32_t i;
+    int j, rc;
+    bt->lock = (uint8_t)b;
+    rc = bt_get(bt, bt->path[level + 1u], &pb);
+    bt->lock = 0xFF;
+    if (rc != 0)
+        return rc;
+    p = bt_page(bt, pb);
+    if ((j = bt_child_index(bt, p, bt->buf[b].addr)) < 0)
+        return STRATA_ECORRUPT;
+    bt_node_seek(bt, p, bt_node_entry(bt, p, (uint32_t)j), BT_FLOOR, &bound);
+    if (bound == NULL)
+        return 0;
+    memcpy(hi, bound, bt->cmp);
+    p = bt_page(bt, b);
+    for (i = 0; i < hdr_count(p); i++)
+        if (bt_ow_in_use(p, i) && bt_cmp(bt, bt_node_entry(bt, p, i), hi) >= 0)
+            bt_node_remove(bt, p, i);
+    return 0;
+}
+
 static uint32_t free_slots(const struct strata_btree *bt, uint8_t *p)
 {
     return hdr_count(p) - bt_ow_used(bt, p);
@@ -94,6 +123,8 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
     int split, i, rc = 0;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
+        if (b != 0 && (rc = drop_stale(bt, level, b)) != 0)
+            break;
         split = 4u * (bt_node_live(bt, p) + (e ? 1u : 0u)) > 3u * hdr_count(p);
         upper = BT_NONE;
         old = bt->buf[b].addr;

@@ -55,8 +55,8 @@ static int descend(struct strata_btree *bt, const uint8_t *key, unsigned *leaf, 
         bnd = NULL;
         if ((i = bt_node_seek(bt, p, key, BT_FLOOR, &bnd)) < 0)
             return STRATA_ECORRUPT;
-        if (bnd != NULL && bound != NULL) {
-            memcpy(bound, bnd, bt->cmp);
+        if (bnd != NULL && bound != NULL && (!hb || bt_cmp(bt, bnd, bound) < 0)) {
+            memcpy(bound, bnd, bt->cmp); /* the tightest: OW may keep stale higher entries */
             hb = 1;
         }
         l--;

@@ -77,9 +77,10 @@ static int vm_write(struct strata_btree *bt, unsigned b, uint32_t flags)
     if (b != 0 && old == BT_NONE)
         ref = at;
     hdr_set_base(p, 0);
-    if (bt->flags & CTX_BARRIER) {
+    if (bt->flags & CTX_BARRIER) { /* the first page after a cut commit voids its pages */
         flags |= BT_F_BARRIER;
         hdr_set_base(p, bt->commit_seq);
+        bt->flags &= (uint8_t)~CTX_BARRIER;
     }
     bt_node_seal(bt, p, bt->seq++, flags, ref);
     if ((rc = bt_io_prog(bt, at, 0, p, bt->psize)) != 0)

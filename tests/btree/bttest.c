@@ -81,9 +81,21 @@ int bt_env_remount(struct bt_env *env)
     return strata_btree_mount(&env->bt, &env->cfg);
 }
 
+int bt_env_attach(struct bt_env *env, struct strata_sim *sim)
+{
+    env->sim = sim;
+    env->borrowed = 1;
+    if (env->cfg.store != NULL)
+        env->fscfg.flash = strata_sim_flash(sim);
+    else
+        env->cfg.flash = strata_sim_flash(sim);
+    return bt_env_remount(env);
+}
+
 void bt_env_close(struct bt_env *env)
 {
-    strata_sim_free(env->sim);
+    if (!env->borrowed)
+        strata_sim_free(env->sim);
     free(env->mem);
     memset(env, 0, sizeof *env);
 }
@@ -119,7 +131,8 @@ void bt_model_copy(struct bt_model *dst, const struct bt_model *src)
     dst->ksize = src->ksize;
     dst->n = src->n;
     dst->cap = src->cap;
-    memcpy(dst->e, src->e, (size_t)src->n * src->esize);
+    if (src->n > 0)
+        memcpy(dst->e, src->e, (size_t)src->n * src->esize);
 }
 
 uint32_t bt_model_find(const struct bt_model *m, const uint8_t *key)
@@ -320,4 +333,163 @@ void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth)
     for (i = 0; i < n && hdr_level(copy); i++)
         if ((bt->variant != STRATA_BTREE_OW || bt_ow_in_use(copy, i)) && hdr_level(copy) > 1)
             bt_dump(bt, bt_resolve(bt, ent_child(bt_node_entry(bt, copy, i), bt->cmp)), depth + 1);
+}
+
+/* ---- workloads ---------------------------------------------------------------------------- */
+
+void bt_run_init(struct bt_run *r, const struct bt_setup *s, uint32_t cap, uint32_t keyspace,
+                 unsigned delpct, unsigned syncpct)
+{
+    memset(r, 0, sizeof *r);
+    r->s = *s;
+    r->keyspace = keyspace;
+    r->delpct = delpct;
+    r->syncpct = syncpct;
+    assert_int_equal(bt_env_open(&r->env, s, 1), 0);
+    bt_model_init(&r->a, &r->env.bt, cap);
+    bt_model_init(&r->b, &r->env.bt, cap);
+    bt_model_init(&r->tmp, &r->env.bt, cap);
+    ts_rng_seed(&r->rng, s->seed);
+}
+
+void bt_run_free(struct bt_run *r)
+{
+    bt_model_free(&r->a);
+    bt_model_free(&r->b);
+    bt_model_free(&r->tmp);
+    bt_model_free(&r->base_a);
+    bt_model_free(&r->base_b);
+    bt_env_close(&r->env);
+}
+
+void bt_run_save(struct bt_run *r)
+{
+    bt_model_copy(&r->base_a, &r->a);
+    bt_model_copy(&r->base_b, &r->b);
+    r->base_rng = r->rng;
+}
+
+void bt_run_restore(struct bt_run *r)
+{
+    if (r->base_a.e == NULL)
+        return; /* nothing saved yet */
+    bt_model_copy(&r->a, &r->base_a);
+    bt_model_copy(&r->b, &r->base_b);
+    r->rng = r->base_rng;
+    r->done = 0;
+}
+
+static uint16_t wb_ops(struct bt_run *r)
+{
+    struct strata_btree_stat st;
+    return strata_btree_stat(&r->env.bt, &st) == 0 ? st.wbuf_ops : 0;
+}
+
+int bt_run_sync(struct bt_run *r)
+{
+    int rc = strata_btree_sync(&r->env.bt);
+    if (rc == 0)
+        bt_model_copy(&r->a, &r->b);
+    return rc;
+}
+
+int bt_run_ops(struct bt_run *r, uint32_t n)
+{
+    struct strata_btree *bt = &r->env.bt;
+    uint8_t e[STRATA_BTREE_MAX_ENTRY];
+    uint32_t i;
+    int dup = (bt->cfg->flags & STRATA_BTREE_DUPLICATES) != 0, rc;
+    for (i = 0; i < n; i++, r->done++) {
+        unsigned pick = ts_rng_below(&r->rng, 100);
+        uint16_t before = wb_ops(r);
+        bt_rand_entry(&r->rng, bt, r->keyspace, e);
+        if (pick < r->syncpct) {
+            if ((rc = bt_run_sync(r)) != 0)
+                return rc;
+            continue;
+        }
+        bt_model_copy(&r->tmp, &r->b); /* the state before this operation */
+        if (pick < r->syncpct + r->delpct) {
+            if (r->b.n > 0 && ts_rng_below(&r->rng, 2))
+                memcpy(e, r->b.e + (size_t)ts_rng_below(&r->rng, r->b.n) * r->b.esize, r->b.esize);
+            bt_model_del(&r->b, e);
+            rc = strata_btree_delete(bt, e, dup ? e + bt->ksize : NULL);
+            if (rc == STRATA_ENOENT)
+                rc = 0;
+        } else {
+            bt_model_put(&r->b, e);
+            rc = strata_btree_put(bt, e, e + bt->ksize);
+        }
+        if (rc != 0)
+            return rc;
+        if (bt->cfg->wbuf == NULL)
+            bt_model_copy(&r->a, &r->b);
+        else if (wb_ops(r) < before)
+            bt_model_copy(&r->a, &r->tmp); /* the buffer was applied before this operation */
+    }
+    return 0;
+}
+
+/* The tree's entries into m. */
+static int collect(struct strata_btree *bt, struct bt_model *m)
+{
+    struct strata_btree_iter it;
+    uint8_t e[STRATA_BTREE_MAX_ENTRY];
+    int rc;
+    m->n = 0;
+    if ((rc = strata_btree_iter_open(bt, &it, NULL, NULL)) != 0)
+        return rc;
+    while ((rc = strata_btree_iter_next(bt, &it, e, e + bt->ksize)) == 1) {
+        if (m->n == m->cap)
+            return STRATA_ECORRUPT;
+        if (m->n > 0 && memcmp(m->e + (size_t)(m->n - 1u) * m->esize, e, m->cmp) >= 0)
+            return STRATA_ECORRUPT; /* out of order */
+        memcpy(m->e + (size_t)m->n++ * m->esize, e, m->esize);
+    }
+    return rc;
+}
+
+int bt_run_verify(struct bt_run *r)
+{
+    struct bt_model *t = &r->tmp, *a = &r->a, *b = &r->b;
+    uint32_t i = 0, j = 0, k = 0;
+    int rc = collect(&r->env.bt, t);
+    if (rc != 0)
+        return rc;
+    while (i < a->n || j < b->n || k < t->n) {
+        const uint8_t *ea = i < a->n ? a->e + (size_t)i * a->esize : NULL;
+        const uint8_t *eb = j < b->n ? b->e + (size_t)j * b->esize : NULL;
+        const uint8_t *et = k < t->n ? t->e + (size_t)k * t->esize : NULL;
+        const uint8_t *m = ea;
+        if (m == NULL || (eb && memcmp(eb, m, a->cmp) < 0))
+            m = eb;
+        if (m == NULL || (et && memcmp(et, m, a->cmp) < 0))
+            m = et;
+        if (ea && memcmp(ea, m, a->cmp) != 0)
+            ea = NULL;
+        if (eb && memcmp(eb, m, a->cmp) != 0)
+            eb = NULL;
+        if (et && memcmp(et, m, a->cmp) != 0)
+            et = NULL;
+        /* the tree holds this key as committed or as the newer operations left it */
+        if (!((et == NULL && ea == NULL) || (et && ea && memcmp(et, ea, a->esize) == 0)) &&
+            !((et == NULL && eb == NULL) || (et && eb && memcmp(et, eb, a->esize) == 0))) {
+            fprintf(stderr, "after recovery, key ");
+            hex(m, a->ksize);
+            fprintf(stderr, " is %s (committed: %s, latest: %s)\n", et ? "present" : "absent",
+                    ea ? "present" : "absent", eb ? "present" : "absent");
+            return STRATA_ECORRUPT;
+        }
+        i += ea != NULL;
+        j += eb != NULL;
+        k += et != NULL;
+    }
+    bt_model_copy(a, t);
+    bt_model_copy(b, t);
+    return 0;
+}
+
+int bt_run_exact(struct bt_run *r)
+{
+    return check_range(&r->env.bt, &r->b, NULL, NULL, 0);
 }

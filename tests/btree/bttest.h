@@ -20,6 +20,7 @@ struct bt_env {
     struct strata_fs_file file;
     uint8_t fsbuf[512];
     uint8_t *mem; /* buffers, bitmap, map, write buffer in one allocation */
+    int borrowed;  /* the sim belongs to someone else (the power-cut harness) */
 };
 
 /* What to build. */
@@ -40,6 +41,8 @@ struct bt_setup {
 int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format);
 /* Mount again on the same device (after a reboot). */
 int bt_env_remount(struct bt_env *env);
+/* Use another device (a clone made by the power-cut harness) and mount on it. */
+int bt_env_attach(struct bt_env *env, struct strata_sim *sim);
 void bt_env_close(struct bt_env *env);
 
 /* The model: entries (key + data bytes) kept sorted by their cmp bytes. */
@@ -65,6 +68,33 @@ int bt_check(struct strata_btree *bt, const struct bt_model *m, struct ts_rng *r
 int bt_matches(struct strata_btree *bt, const struct bt_model *const *models, unsigned n);
 
 void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth);
+
+/* A workload against the model: the committed state (a), the state with every operation issued
+ * so far (b). Without a write buffer every call commits; with one, a commit happens at sync and
+ * when the buffer fills (seen as the buffer's count going down). */
+struct bt_run {
+    struct bt_env env;
+    struct bt_setup s;
+    struct bt_model a, b, base_a, base_b, tmp;
+    struct ts_rng rng, base_rng;
+    uint32_t keyspace;
+    unsigned delpct, syncpct;
+    uint32_t done; /* operations issued */
+};
+void bt_run_init(struct bt_run *r, const struct bt_setup *s, uint32_t cap, uint32_t keyspace,
+                 unsigned delpct, unsigned syncpct);
+void bt_run_free(struct bt_run *r);
+/* n more operations; 0, or the first error (STRATA_EPOWER when power fails). */
+int bt_run_ops(struct bt_run *r, uint32_t n);
+int bt_run_sync(struct bt_run *r);
+/* The tree after a power cut: every entry as committed or as the operations since left it, one
+ * operation at a time (per key: a's version or b's). Then a = b = the tree. */
+int bt_run_verify(struct bt_run *r);
+/* The tree is exactly b. */
+int bt_run_exact(struct bt_run *r);
+/* Remember / restore the models (around the power-cut harness's cases). */
+void bt_run_save(struct bt_run *r);
+void bt_run_restore(struct bt_run *r);
 /* A random entry for the model's sizes: keys from [0, keyspace). */
 void bt_rand_entry(struct ts_rng *r, const struct strata_btree *bt, uint32_t keyspace, uint8_t *e);
 
