@@ -175,6 +175,9 @@ int bt_tree_del(struct strata_btree *bt, const uint8_t *key);
 /* Work done before each tree operation (VMTREE: GC, reduction; INPLACE: early commit); `grow`:
  * the operation may need new pages (STRATA_ENOSPC when the region cannot give them). */
 int bt_prepare(struct strata_btree *bt, int grow);
+/* The root is full: its content moves to a new child (*child), the root one level up points to
+ * it alone (the child is then split like any other node). */
+int bt_grow(struct strata_btree *bt, unsigned *child);
 /* The entry of parent page p that leads to addr, or -1. */
 int bt_child_index(const struct strata_btree *bt, uint8_t *p, uint32_t addr);
 

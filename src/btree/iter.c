@@ -82,7 +82,6 @@ int strata_btree_iter_next(struct strata_btree *bt, struct strata_btree_iter *it
     uint8_t t[STRATA_BTREE_MAX_ENTRY];
     const uint8_t *w, *c;
     int have, eq;
-    uint32_t j;
     if (bt == NULL || it == NULL || !(bt->flags & CTX_MOUNTED))
         return STRATA_EINVAL;
     for (;;) {
@@ -92,15 +91,14 @@ int strata_btree_iter_next(struct strata_btree *bt, struct strata_btree_iter *it
             return have;
         w = wb_next(bt, it);
         c = w;
-        if (have) {
-            j = bt_wb_find(bt, t, &eq);
-            if (eq && bt_wb_at(bt, j)[0] == WB_DEL) { /* deleted in the buffer: skip it */
+        if (have && (w == NULL || bt_cmp(bt, t, w) < 0)) {
+            bt_wb_find(bt, t, &eq);
+            if (eq) { /* deleted in the buffer (a buffered put would have been w): skip it */
                 memcpy(it->last, t, bt->cmp);
                 it->flags |= IT_STARTED;
                 continue;
             }
-            if (w == NULL || bt_cmp(bt, t, w) < 0)
-                c = t;
+            c = t;
         }
         if (c == NULL || ((it->flags & IT_HI) && memcmp(c, it->hi, bt->ksize) > 0)) {
             it->flags |= IT_DONE;

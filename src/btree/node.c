@@ -28,36 +28,41 @@ uint8_t *bt_node_entry(const struct strata_btree *bt, uint8_t *p, uint32_t i)
     return p + BT_HDR + i * esz(bt, p);
 }
 
-/* OW: an entry is in the slot (count bit cleared, valid bit still set). */
+/* An entry is in slot i: sorted, below the count; OW, count bit cleared and valid bit set. */
 int bt_ow_in_use(uint8_t *p, uint32_t i)
 {
     uint32_t s = hdr_count(p);
     return !bit_get(ow_count_bits(p), i) && bit_get(ow_valid_bits(p, s), i);
 }
 
+static int in_use(const struct strata_btree *bt, uint8_t *p, uint32_t i)
+{
+    return is_ow(bt) ? bt_ow_in_use(p, i) : i < hdr_count(p);
+}
+
 int bt_node_effective(const struct strata_btree *bt, uint8_t *p, uint32_t i)
 {
     uint32_t j, n = hdr_count(p);
-    if (!is_ow(bt))
-        return 1;
-    if (!bt_ow_in_use(p, i))
+    if (!in_use(bt, p, i))
         return 0;
-    for (j = i + 1; j < n; j++)
+    for (j = i + 1; j < n && is_ow(bt); j++)
         if (bt_ow_in_use(p, j) && bt_cmp(bt, bt_node_entry(bt, p, j), bt_node_entry(bt, p, i)) == 0)
             return 0;
     return 1;
 }
 
-/* OW: one pass; among equal cmp bytes the higher slot wins (ties resolve with <= / >=). */
-static int ow_seek(const struct strata_btree *bt, uint8_t *p, const uint8_t *key,
-                   enum bt_seek how, const uint8_t **bound)
+/* One linear pass for both layouts (a node is one page: the scan costs far less than the read
+ * that brought it in). Among equal cmp bytes the higher slot wins (ties resolve with <= / >=),
+ * which is how OW shadows an older copy; sorted nodes have no ties. */
+int bt_node_seek(const struct strata_btree *bt, uint8_t *p, const uint8_t *key, enum bt_seek how,
+                 const uint8_t **bound)
 {
     uint32_t i, n = hdr_count(p);
     int best = -1, low = -1, bnd = -1;
     for (i = 0; i < n; i++) {
         const uint8_t *e = bt_node_entry(bt, p, i);
         int c;
-        if (!bt_ow_in_use(p, i))
+        if (!in_use(bt, p, i))
             continue;
         c = bt_cmp(bt, e, key);
         if (low < 0 || bt_cmp(bt, e, bt_node_entry(bt, p, (uint32_t)low)) <= 0)
@@ -75,12 +80,12 @@ static int ow_seek(const struct strata_btree *bt, uint8_t *p, const uint8_t *key
     if (how != BT_FLOOR)
         return best;
     if (best < 0)
-        best = low;
+        best = low; /* below every separator: the leftmost child */
     if (bound != NULL && best >= 0) {
         const uint8_t *b = bt_node_entry(bt, p, (uint32_t)best);
         for (i = 0; i < n; i++) {
             const uint8_t *e = bt_node_entry(bt, p, i);
-            if (bt_ow_in_use(p, i) && bt_cmp(bt, e, b) > 0 &&
+            if (in_use(bt, p, i) && bt_cmp(bt, e, b) > 0 &&
                 (bnd < 0 || bt_cmp(bt, e, bt_node_entry(bt, p, (uint32_t)bnd)) < 0))
                 bnd = (int)i;
         }
@@ -89,52 +94,16 @@ static int ow_seek(const struct strata_btree *bt, uint8_t *p, const uint8_t *key
     return best;
 }
 
-/* Sorted: index of the first entry >= key. */
-static uint32_t lower_bound(const struct strata_btree *bt, uint8_t *p, const uint8_t *key)
+/* Sorted: where key goes (the first entry >= key, or the count). */
+static uint32_t position(const struct strata_btree *bt, uint8_t *p, const uint8_t *key)
 {
-    uint32_t lo = 0, hi = hdr_count(p);
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2u;
-        if (bt_cmp(bt, bt_node_entry(bt, p, mid), key) < 0)
-            lo = mid + 1u;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-int bt_node_seek(const struct strata_btree *bt, uint8_t *p, const uint8_t *key, enum bt_seek how,
-                 const uint8_t **bound)
-{
-    uint32_t n = hdr_count(p), lb;
-    int eq, r;
-    if (is_ow(bt))
-        return ow_seek(bt, p, key, how, bound);
-    lb = lower_bound(bt, p, key);
-    eq = lb < n && bt_cmp(bt, bt_node_entry(bt, p, lb), key) == 0;
-    switch (how) {
-    case BT_EQ:
-        return eq ? (int)lb : -1;
-    case BT_CEIL:
-        return lb < n ? (int)lb : -1;
-    case BT_ABOVE:
-        lb += (uint32_t)eq;
-        return lb < n ? (int)lb : -1;
-    default:
-        if (n == 0)
-            return -1;
-        r = eq ? (int)lb : (lb > 0 ? (int)lb - 1 : 0);
-        if (bound != NULL)
-            *bound = (uint32_t)r + 1u < n ? bt_node_entry(bt, p, (uint32_t)r + 1u) : NULL;
-        return r;
-    }
+    int i = bt_node_seek(bt, p, key, BT_CEIL, NULL);
+    return i < 0 ? hdr_count(p) : (uint32_t)i;
 }
 
 uint32_t bt_node_live(const struct strata_btree *bt, uint8_t *p)
 {
     uint32_t i, n = hdr_count(p), k = 0;
-    if (!is_ow(bt))
-        return n;
     for (i = 0; i < n; i++)
         k += (uint32_t)bt_node_effective(bt, p, i);
     return k;
@@ -179,7 +148,7 @@ void bt_node_insert(const struct strata_btree *bt, uint8_t *p, const uint8_t *e)
         bit_put(ow_count_bits(p), i, 0);
         return;
     }
-    i = lower_bound(bt, p, e);
+    i = position(bt, p, e);
     memmove(bt_node_entry(bt, p, i + 1u), bt_node_entry(bt, p, i), (n - i) * size);
     memcpy(bt_node_entry(bt, p, i), e, size);
     hdr_set_count(p, n + 1u);
@@ -217,7 +186,7 @@ void bt_node_cut(const struct strata_btree *bt, uint8_t *p, const uint8_t *s)
 {
     uint32_t i, n = hdr_count(p), k = 0, size = esz(bt, p) + 1u;
     if (!is_ow(bt)) {
-        hdr_set_count(p, lower_bound(bt, p, s));
+        hdr_set_count(p, position(bt, p, s));
         return;
     }
     /* moves go down only and effectiveness looks up only: slots above i are untouched */
@@ -251,7 +220,7 @@ const uint8_t *bt_node_median(const struct strata_btree *bt, uint8_t *p, const u
     uint32_t i, j, n = hdr_count(p), k = bt_node_live(bt, p), rank;
     if (!is_ow(bt)) {
         /* the middle of the merged sequence: entries then extra at its place */
-        uint32_t m = (k + (extra ? 1u : 0u)) / 2u, at = extra ? lower_bound(bt, p, extra) : n;
+        uint32_t m = (k + (extra ? 1u : 0u)) / 2u, at = extra ? position(bt, p, extra) : n;
         return m < at ? bt_node_entry(bt, p, m) : m == at ? extra : bt_node_entry(bt, p, m - 1u);
     }
     /* OW: the entry whose rank is half the count (a selection in O(n^2), n is small) */

@@ -90,30 +90,6 @@ static int upper_half(struct strata_btree *bt, unsigned b, unsigned level, const
     return 0;
 }
 
-/* The root split: its lower half moves to a new child, the root page gets the two children. */
-static int new_root(struct strata_btree *bt, unsigned level, const uint8_t *s, uint32_t upper)
-{
-    uint8_t ent[STRATA_BTREE_MAX_ENTRY + 2u];
-    unsigned c;
-    int rc;
-    if ((rc = bt_buf_new(bt, &c)) != 0 || (rc = bt_new_node(bt, c, level)) != 0)
-        return rc;
-    memcpy(bt_page(bt, c), bt_page(bt, 0), bt->psize);
-    if ((rc = bt_write(bt, c, 0)) != 0)
-        return rc;
-    bt_node_init(bt, bt_page(bt, 0), level + 1u);
-    memset(ent, 0, bt->cmp); /* the leftmost child: minus infinity */
-    ent_set_child(ent, bt->cmp, bt->buf[c].addr);
-    bt_node_insert(bt, bt_page(bt, 0), ent);
-    memcpy(ent, s, bt->cmp);
-    ent_set_child(ent, bt->cmp, upper);
-    bt_node_insert(bt, bt_page(bt, 0), ent);
-    if (level == 0)
-        bt->interior++;
-    bt->height++;
-    return 0;
-}
-
 int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const uint8_t *e)
 {
     uint8_t s[STRATA_BTREE_MAX_ENTRY], ent[STRATA_BTREE_MAX_ENTRY + 2u];
@@ -126,6 +102,11 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
         if (b != 0 && (rc = drop_stale(bt, level, b)) != 0)
             break;
         split = 4u * (bt_node_live(bt, p) + (e ? 1u : 0u)) > 3u * hdr_count(p);
+        if (b == 0 && split) { /* the root moves to a new child, which is split as any other */
+            if ((rc = bt_grow(bt, &b)) != 0)
+                break;
+            continue;
+        }
         upper = BT_NONE;
         old = bt->buf[b].addr;
         if (split) {
@@ -138,9 +119,7 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
             bt_node_insert(bt, p, e);
         bt->buf[b].flags |= BUF_FRESH;
         bt_dirty(bt, b);
-        if (b == 0) {
-            if (split && (rc = new_root(bt, level, s, upper)) != 0)
-                break;
+        if (b == 0) { /* the root compacted: its new page is the commit */
             rc = bt_flush(bt, 0, 0);
             break;
         }

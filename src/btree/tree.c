@@ -114,31 +114,29 @@ static int split(struct strata_btree *bt, unsigned b, unsigned level, const uint
     return 0;
 }
 
-/* Sorted layout: a full root (with e) becomes two new children under a root one level up. */
-static int root_split(struct strata_btree *bt, const uint8_t *e)
+int bt_grow(struct strata_btree *bt, unsigned *child)
 {
-    uint8_t s[STRATA_BTREE_MAX_ENTRY], half[2][STRATA_BTREE_MAX_ENTRY + 2u], *root = bt_page(bt, 0);
-    unsigned level = bt->height - 1u, c, h;
+    uint8_t ent[STRATA_BTREE_MAX_ENTRY + 2u], *root = bt_page(bt, 0);
+    unsigned level = bt->height - 1u, c;
     int rc;
-    memcpy(s, bt_node_median(bt, root, e), bt->cmp);
-    for (h = 0; h < 2; h++) {
-        if ((rc = bt_buf_new(bt, &c)) != 0 || (rc = bt_new_node(bt, c, level)) != 0)
-            return rc;
-        bt_node_copy_range(bt, bt_page(bt, c), root, h ? s : NULL, h ? NULL : s);
-        if ((bt_cmp(bt, e, s) >= 0) == (h == 1))
-            bt_node_insert(bt, bt_page(bt, c), e);
-        if ((rc = bt_write(bt, c, 0)) != 0)
-            return rc;
-        make_entry(bt, half[h], h ? s : NULL, bt->buf[c].addr);
-    }
+    if ((rc = bt_buf_new(bt, &c)) != 0 || (rc = bt_new_node(bt, c, level)) != 0)
+        return rc;
+    memcpy(bt_page(bt, c), root, bt->psize);
+    if ((rc = bt_write(bt, c, 0)) != 0)
+        return rc;
     bt_node_init(bt, root, level + 1u);
-    bt_node_insert(bt, root, half[0]);
-    bt_node_insert(bt, root, half[1]);
+    make_entry(bt, ent, NULL, bt->buf[c].addr);
+    bt_node_insert(bt, root, ent);
     if (level == 0)
         bt->interior++;
     bt->height++;
+    bt->path[level + 1u] = bt->buf[0].addr;
+    bt->path[level] = bt->buf[c].addr;
+    bt->buf[0].flags |= bt_is(bt, STRATA_BTREE_OW) ? BUF_FRESH : 0u;
     bt_dirty(bt, 0);
-    return 0;
+    *child = c;
+    /* OW: the new root page links the child now (structural changes are written at once) */
+    return bt_is(bt, STRATA_BTREE_OW) ? bt_flush(bt, 0, 0) : 0;
 }
 
 /* Put entry e into the node at `level` in buffer b, splitting up the path as needed. */
@@ -156,8 +154,11 @@ static int insert_up(struct strata_btree *bt, unsigned level, unsigned b, const 
         }
         if (bt_is(bt, STRATA_BTREE_OW))
             return bt_ow_overflow(bt, level, b, e);
-        if (b == 0)
-            return root_split(bt, e);
+        if (b == 0) {
+            if ((rc = bt_grow(bt, &b)) != 0)
+                return rc;
+            continue;
+        }
         if ((rc = split(bt, b, level, e, ent)) != 0)
             return rc;
         e = ent;
