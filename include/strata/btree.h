@@ -69,7 +69,7 @@ extern "C" {
 #define STRATA_BTREE_MAX_BUFFERS 16
 #define STRATA_BTREE_MAX_HEIGHT 16
 #define STRATA_BTREE_MAX_PAGES 0xFFF0u /* pages (or nodes) in a region */
-#define STRATA_BTREE_SEGMENT 16u       /* VMTREE garbage-collection unit on page-erase/FTL media */
+
 
 enum strata_btree_variant {
     STRATA_BTREE_INPLACE = 0,
@@ -146,14 +146,14 @@ struct strata_btree {
     uint8_t age;
     uint16_t path[STRATA_BTREE_MAX_HEIGHT]; /* the node at each level of the current descent */
     /* VMTREE */
-    uint16_t head;         /* next page to program */
-    uint16_t avail;        /* erased pages from head on */
-    uint16_t seg;          /* pages per segment */
+    uint16_t head, tail;   /* next page; segment mode: the erased run is [head, tail) */
+    uint16_t pinned;       /* segment mode: mapping keys among the run's pages */
+    uint16_t seg;          /* pages per segment (1: page mode) */
     uint16_t mapped, tombs;/* mapping table entries in use, deleted */
     uint16_t adds;         /* keys added since the table was last emptied */
     uint16_t since_clean;  /* pages written since the last CLEAN commit */
     uint32_t commit_seq;   /* seq of the last commit */
-    uint8_t nwritten;      /* INPLACE on a device: nodes written since the last commit */
+    uint8_t nwritten;      /* per-commit list: INPLACE nodes written, VMTREE pages freed */
     uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids) */
     struct strata_btree_buf buf[STRATA_BTREE_MAX_BUFFERS];
     struct strata_btree_stats stats;

@@ -157,7 +157,14 @@ int bt_map_slot(const struct strata_btree *bt, uint32_t key);
 
 /* Pages one operation may write: its split path, a new root's children, the dirty buffers. */
 uint32_t bt_op_pages(const struct strata_btree *bt);
+/* The next page to program. */
 int bt_head_take(struct strata_btree *bt, uint32_t *page);
+uint32_t bt_run(const struct strata_btree *bt);
+/* A page no longer holds the current version of its node. */
+void bt_vm_freed(struct strata_btree *bt, uint32_t pg);
+/* The per-commit list (INPLACE: nodes written; VMTREE page mode: pages freed). */
+int bt_list_has(const struct strata_btree *bt, uint32_t a);
+void bt_list_add(struct strata_btree *bt, uint32_t a);
 /* Before an operation: room in the mapping table and erased pages for one operation. */
 int bt_vm_prepare(struct strata_btree *bt);
 int bt_reduce(struct strata_btree *bt);
@@ -210,6 +217,8 @@ int bt_wb_apply(struct strata_btree *bt);
 /* ---- mount.c ----------------------------------------------------------------------------------- */
 
 int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg);
+/* Bytes of the bitmap area this tree uses. */
+uint32_t bt_bitmap_bytes(const struct strata_btree *bt);
 int bt_walk(struct strata_btree *bt, uint8_t *marks);
 
 #endif

@@ -5,7 +5,7 @@
  */
 #include "bt_internal.h"
 
-#define WRITTEN_CAP 64u
+#define LIST_BYTES 128u /* the per-commit list: 64 addresses */
 
 static int variant_fits(const struct strata_flash *f, unsigned v)
 {
@@ -30,11 +30,13 @@ static uint32_t ow_slots(uint32_t psize, uint32_t e)
     return s;
 }
 
-static uint32_t bitmap_bytes(const struct strata_btree *bt)
+uint32_t bt_bitmap_bytes(const struct strata_btree *bt)
 {
     uint32_t m = (bt->pages + 7u) / 8u;
-    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->cfg->store == NULL)
-        return 2u * m + 2u * WRITTEN_CAP; /* used ids, current slots, nodes written per commit */
+    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->flash != NULL)
+        return 2u * m + LIST_BYTES; /* ids in use, current slots, nodes written per commit */
+    if (bt_is(bt, STRATA_BTREE_VMTREE) && bt->seg == 1u)
+        return m + LIST_BYTES; /* pages in use, pages freed per commit */
     return m;
 }
 
@@ -70,7 +72,7 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
         if (cfg->variant == STRATA_BTREE_INPLACE)
             pages /= 2u; /* two slots per node */
         if (cfg->variant == STRATA_BTREE_VMTREE) {
-            bt->seg = (uint16_t)(ppu > 1u ? ppu : STRATA_BTREE_SEGMENT);
+            bt->seg = (uint16_t)ppu; /* 1: page mode */
             pages = pages > STRATA_BTREE_MAX_PAGES ? STRATA_BTREE_MAX_PAGES : pages;
             pages -= pages % bt->seg;
         }
@@ -114,12 +116,12 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
         bt->wcap = (uint16_t)(cfg->wbuf_size / bt_wb_esize(bt));
     /* a page holds 4 entries of each kind; a region holds a few nodes more than one path */
     if (bt->cap[0] < 4u || bt->cap[1] < 4u || cfg->buffer == NULL || cfg->bitmap == NULL ||
-        cfg->bitmap_size < bitmap_bytes(bt) || (cfg->wbuf != NULL && bt->wcap < 2u))
+        cfg->bitmap_size < bt_bitmap_bytes(bt) || (cfg->wbuf != NULL && bt->wcap < 2u))
         return STRATA_EINVAL;
     if (bt_is(bt, STRATA_BTREE_VMTREE) &&
         (cfg->map == NULL || cfg->map_entries < 2u * bt->seg + 64u ||
          (cfg->map_entries & (cfg->map_entries - 1u)) || cfg->map_entries > 8u * bt->psize ||
-         bt->pages < 12u * bt->seg))
+         bt->pages < 12u * bt->seg + 48u))
         return STRATA_EINVAL;
     if (bt->pages < 3u * STRATA_BTREE_MAX_HEIGHT)
         return STRATA_EINVAL;
@@ -139,7 +141,7 @@ uint32_t strata_btree_bitmap_size(const struct strata_btree_config *cfg)
     c.bitmap = (uint8_t *)1; /* only checked for NULL */
     if (bt_setup(&bt, &c) != 0 && bt.pages == 0)
         return 0;
-    return bitmap_bytes(&bt);
+    return bt_bitmap_bytes(&bt);
 }
 
 /* ---- the walk ---------------------------------------------------------------------------------- */
@@ -237,7 +239,7 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
         return rc;
     bt->seq = maxseq + 1u;
     bt->flags |= CTX_ERASED | CTX_CLEAN;
-    bt->avail = bt->pages;
+    bt->tail = (uint16_t)(bt->pages - bt->seg); /* segment mode: all but a segment is the run */
     bt_node_init(bt, bt_page(bt, 0), 0);
     bt->buf[0].flags = BUF_DIRTY | (bt_is(bt, STRATA_BTREE_OW) ? BUF_FRESH : 0u);
     if (bt_is(bt, STRATA_BTREE_INPLACE)) {
@@ -265,7 +267,7 @@ static int inplace_scan(struct strata_btree *bt)
     uint8_t *cur = bt->cfg->bitmap + (bt->pages + 7u) / 8u;
     uint32_t n, hw = 0, maxseq = 0, seq[2], flags[2], s;
     int v[2], committed = 1, c, rc;
-    memset(bt->cfg->bitmap, 0, bitmap_bytes(bt));
+    memset(bt->cfg->bitmap, 0, bt_bitmap_bytes(bt));
     for (n = 0; n < bt->pages; n++) {
         for (s = 0; s < 2u; s++) {
             if ((v[s] = read_valid(bt, 2u * n + s, scr)) < 0)
@@ -341,7 +343,8 @@ static int ow_scan(struct strata_btree *bt)
     return 0;
 }
 
-/* VMTREE: the newest page (segments begin with their oldest page), then backwards. */
+/* VMTREE, segment mode: the newest page (a segment's pages are written in order: the first
+ * valid page of each segment tells which segment is newest). */
 static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
 {
     uint32_t sg, q, best = BT_NONE, bestseq = 0, first;
@@ -377,19 +380,52 @@ static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
         if (rc == 0)
             bt->head = (uint16_t)(q + 1u);
     }
-    if (bt->head == bt->pages)
-        bt->head = 0;
     bt->seq = bestseq + 1u;
     *newest = best;
+    return 0;
+}
+
+/* VMTREE, page mode: live pages are never moved, so any page may be old. Every header: the
+ * newest page, and the newest CLEAN page (the scan window's start, by seq). */
+static int vm_newest_paged(struct strata_btree *bt, uint8_t *scr, uint32_t *newest,
+                           uint32_t *clean)
+{
+    uint32_t pg, s, best = BT_NONE, bestseq = 0, cleanseq = 0;
+    int rc;
+    for (pg = 0; pg < bt->pages; pg++) {
+        if ((rc = bt_io_read(bt, pg, scr, BT_HDR)) != 0)
+            return rc;
+        if (!bt_header_valid(bt, scr))
+            continue;
+        s = hdr_seq(scr);
+        if (s > bestseq) {
+            bestseq = s;
+            best = pg;
+        }
+        if ((hdr_flags(scr) & BT_F_CLEAN) && s > cleanseq) {
+            if ((rc = read_valid(bt, pg, scr)) < 0)
+                return rc;
+            cleanseq = rc ? s : cleanseq;
+        }
+    }
+    if (best == BT_NONE)
+        return STRATA_EUNFORMATTED;
+    bt->head = (uint16_t)(best + 1u);
+    bt->seq = bestseq + 1u;
+    *newest = best;
+    *clean = cleanseq;
     return 0;
 }
 
 static int vm_scan(struct strata_btree *bt)
 {
     uint8_t *scr = bt_page(bt, bt->nbuf - 1u), *seen = bt->cfg->bitmap;
-    uint32_t newest, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0;
+    uint32_t newest, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
     int rc;
-    if ((rc = vm_newest(bt, scr, &newest)) != 0)
+    rc = bt->seg == 1u ? vm_newest_paged(bt, scr, &newest, &clean) : vm_newest(bt, scr, &newest);
+    if (bt->head == bt->pages)
+        bt->head = 0;
+    if (rc != 0)
         return rc;
     memset(seen, 0, (bt->pages + 7u) / 8u);
     bt_map_clear(bt);
@@ -397,8 +433,8 @@ static int vm_scan(struct strata_btree *bt)
         q = (newest + bt->pages - k) % bt->pages;
         if ((rc = read_valid(bt, q, scr)) < 0)
             return rc;
-        if (rc == 0)
-            continue;
+        if (rc == 0 || hdr_seq(scr) < clean)
+            continue; /* page mode: a live page older than the window */
         f = hdr_flags(scr);
         if (!found) {
             if (!(f & BT_F_COMMIT)) {
@@ -417,10 +453,14 @@ static int vm_scan(struct strata_btree *bt)
             if (root == BT_NONE)
                 root = q;
         } else if (ref < bt->pages && !bit_get(seen, ref)) {
+            /* the first page seen for an address is its newest: the address maps to it. An
+             * address rewritten after this page was (seen already) is not its key any more:
+             * a key is never reused while a mapping holds it. */
             bit_put(seen, ref, 1);
             if (ref != q && (rc = bt_map_put(bt, ref, q)) != 0)
                 return STRATA_ECORRUPT;
         }
+        bit_put(seen, q, 1);
         if (f & BT_F_CLEAN)
             break;
     }

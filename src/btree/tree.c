@@ -7,7 +7,6 @@
  */
 #include "bt_internal.h"
 
-#define WRITTEN_CAP 64u /* INPLACE: nodes remembered per commit (bt_inplace_written_cap) */
 
 int bt_prepare(struct strata_btree *bt, int grow)
 {
@@ -15,15 +14,17 @@ int bt_prepare(struct strata_btree *bt, int grow)
     if (grow && bt->height + 1u >= STRATA_BTREE_MAX_HEIGHT)
         return STRATA_ENOSPC;
     if (bt_is(bt, STRATA_BTREE_VMTREE)) {
-        if (grow && bt->live + bt->mapped + 3u * bt->seg + w + bt->interior > bt->pages)
+        /* segment mode moves live pages to free a segment: it keeps half of the region free
+         * so that a collection always gains (page mode moves nothing) */
+        if (grow && bt->live * (bt->seg > 1u ? 2u : 1u) + bt->mapped + bt->nwritten +
+                            4u * bt->seg + w + bt->interior + bt->nbuf > bt->pages)
             return STRATA_ENOSPC;
         return bt_vm_prepare(bt);
     }
     if (grow && bt->live + 2u * bt->height + 2u > bt->pages)
         return STRATA_ENOSPC;
-    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->cfg->store == NULL &&
-        bt->nwritten + w > WRITTEN_CAP)
-        return bt_commit(bt);
+    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->cfg->store == NULL && bt->nwritten + w > 64u)
+        return bt_commit(bt); /* the nodes written since the last commit must fit the list */
     return 0;
 }
 
@@ -202,6 +203,14 @@ int bt_child_index(const struct strata_btree *bt, uint8_t *p, uint32_t addr)
     return -1;
 }
 
+static int is_min(const struct strata_btree *bt, const uint8_t *sep)
+{
+    uint32_t i;
+    for (i = 0; i < bt->cmp && sep[i] == 0; i++)
+        ;
+    return i == bt->cmp;
+}
+
 /* The root has a single child (or none): it takes the child's place. */
 static int collapse(struct strata_btree *bt)
 {
@@ -260,6 +269,10 @@ int bt_tree_del(struct strata_btree *bt, const uint8_t *key)
             return rc;
         if ((i = bt_child_index(bt, bt_page(bt, pb), addr)) < 0)
             return STRATA_ECORRUPT;
+        /* the leftmost child stays, empty: its separator (all zeros) is the node's minus
+         * infinity, which a larger separator must never take over */
+        if (is_min(bt, bt_node_entry(bt, bt_page(bt, pb), (uint32_t)i)))
+            break;
         ptr = ent_child(bt_node_entry(bt, bt_page(bt, pb), (uint32_t)i), bt->cmp);
         if (bt_is(bt, STRATA_BTREE_OW)) {
             if ((rc = bt_ow_unlink(bt, pb, (uint32_t)i)) != 0)

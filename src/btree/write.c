@@ -14,21 +14,12 @@ static uint8_t *cur_bits(const struct strata_btree *bt)
     return bt->cfg->bitmap + (bt->pages + 7u) / 8u;
 }
 
-/* INPLACE on a device: the nodes written since the last commit (in the bitmap area). */
-static uint8_t *written(const struct strata_btree *bt)
-{
-    return bt->cfg->bitmap + 2u * ((bt->pages + 7u) / 8u);
-}
-
 static uint32_t inplace_page(struct strata_btree *bt, uint32_t n)
 {
-    uint8_t *w = written(bt);
-    unsigned i;
     int slot = bit_get(cur_bits(bt), n);
-    for (i = 0; i < bt->nwritten; i++)
-        if (strata_get_le16(w + 2u * i) == n)
-            return 2u * n + (uint32_t)slot;
-    strata_put_le16(w + 2u * bt->nwritten++, n); /* room kept by bt_prepare */
+    if (bt_list_has(bt, n))
+        return 2u * n + (uint32_t)slot;
+    bt_list_add(bt, n);
     bit_put(cur_bits(bt), n, !slot);
     return 2u * n + (uint32_t)!slot;
 }
@@ -85,9 +76,8 @@ static int vm_write(struct strata_btree *bt, unsigned b, uint32_t flags)
     bt_node_seal(bt, p, bt->seq++, flags, ref);
     if ((rc = bt_io_prog(bt, at, 0, p, bt->psize)) != 0)
         return rc;
-    bt->since_clean++;
     if (old != BT_NONE)
-        bt_set_live(bt, old, 0);
+        bt_vm_freed(bt, old);
     bt_set_live(bt, at, 1);
     if (b == 0)
         bt->root = (uint16_t)at;
@@ -203,8 +193,10 @@ void bt_free_node(struct strata_btree *bt, uint32_t addr, uint32_t ptr, unsigned
         if (bt->buf[b].addr == addr)
             bt_buf_forget(bt, b);
     bt_set_live(bt, addr, 0);
-    if (bt_is(bt, STRATA_BTREE_VMTREE))
+    if (bt_is(bt, STRATA_BTREE_VMTREE)) {
+        bt_vm_freed(bt, addr);
         bt_map_del(bt, ptr);
+    }
     if (level > 0)
         bt->interior--;
 }

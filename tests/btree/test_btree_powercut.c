@@ -119,9 +119,10 @@ static void test_exhaustive(void **state)
         {"at45db161", STRATA_BTREE_VMTREE, 256, 0, 4, 16, 0, 3, 256, 0, 0, 14},
         {"at45db161", STRATA_BTREE_OW, 256, 0, 4, 16, 0, 3, 0, 0, 0, 15},
         {"fs", STRATA_BTREE_INPLACE, 256, 0, 4, 16, 0, 3, 0, 0, 64, 16},
+        {"w25q128", STRATA_BTREE_VMTREE, 16, 0, 4, 16, 0, 3, 128, 0, 0, 17},
     };
     static const char *names[] = {"inplace-sd", "inplace-df", "vmtree-sd", "vmtree-df", "ow-df",
-                                  "inplace-fs"};
+                                  "inplace-fs", "vmtree-nor"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
@@ -134,9 +135,10 @@ static void test_exhaustive_wbuf(void **state)
     static const struct bt_setup s[] = {
         {"sd-spi", STRATA_BTREE_INPLACE, 512, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 0, 90, 0, 21},
         {"sd-spi", STRATA_BTREE_VMTREE, 512, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 256, 90, 0, 22},
+        {"w25q128", STRATA_BTREE_VMTREE, 16, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 128, 90, 0, 24},
         {"at45db161", STRATA_BTREE_OW, 256, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 0, 90, 0, 23},
     };
-    static const char *names[] = {"inplace-sd-wb", "vmtree-sd-wb", "ow-df-wb"};
+    static const char *names[] = {"inplace-sd-wb", "vmtree-sd-wb", "vmtree-nor-wb", "ow-df-wb"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
@@ -152,8 +154,10 @@ static void test_sampled(void **state)
         {"sd-spi", STRATA_BTREE_VMTREE, 256, 0, 8, 0, 0, 3, 128, 60, 0, 32},
         {"at45db161", STRATA_BTREE_OW, 160, 0, 4, 16, 0, 3, 0, 0, 0, 33},
         {"sd-spi", STRATA_BTREE_INPLACE, 512, 0, 8, 0, 0, 5, 0, 0, 0, 34},
+        {"w25q128", STRATA_BTREE_VMTREE, 20, 0, 4, 16, 0, 3, 128, 0, 0, 35},
     };
-    static const char *names[] = {"vmtree-df-gc", "vmtree-sd-gc", "ow-df-full", "inplace-sd-big"};
+    static const char *names[] = {"vmtree-df-gc", "vmtree-sd-gc", "ow-df-full", "inplace-sd-big",
+                                  "vmtree-nor-gc"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
