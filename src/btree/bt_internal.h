@@ -22,6 +22,7 @@
 #define CTX_BARRIER 0x08u /* VMTREE: the next commit must void the pages of a cut one */
 #define CTX_ERASED 0x10u  /* pages ahead of the cursor are known erased (since format) */
 #define CTX_CLEAN 0x20u   /* VMTREE: the commit in progress is a reduction's */
+#define CTX_FOREIGN 0x40u /* mount saw pages of a tree configured otherwise */
 
 /* What the tree lives on: decides how a node reaches flash. */
 static inline int bt_is(const struct strata_btree *bt, unsigned variant)

@@ -193,13 +193,21 @@ int bt_walk(struct strata_btree *bt, uint8_t *marks)
 
 /* ---- format ------------------------------------------------------------------------------------- */
 
+/* A sound page of a tree with another configuration: mount answers STRATA_EINVAL, not
+ * STRATA_EUNFORMATTED, when it finds no tree of its own. */
+static void note_foreign(struct strata_btree *bt, const uint8_t *p)
+{
+    if (hdr_magic(p) == BT_MAGIC && hdr_version(p) == 1u && hdr_crc(p) == strata_crc32(0, p, 24))
+        bt->flags |= CTX_FOREIGN;
+}
+
 /* Read page pg whole into buf: 1 when it is a valid page of this tree. */
 static int read_valid(struct strata_btree *bt, uint32_t pg, uint8_t *buf)
 {
     int rc = bt_io_read(bt, pg, buf, bt->psize);
     if (rc != 0)
         return rc;
-    return bt_node_check(bt, buf) == 0 ? 1 : 0;
+    return bt_node_check(bt, buf) == 0 ? 1 : (note_foreign(bt, buf), 0);
 }
 
 /* Make the region a blank slate; returns the highest sequence number left on it (media that
@@ -320,8 +328,10 @@ static int ow_scan(struct strata_btree *bt)
     for (pg = 0; pg < bt->pages; pg++) {
         if ((rc = bt_io_read(bt, pg, scr, BT_HDR)) != 0)
             return rc;
-        if (!bt_header_valid(bt, scr) || hdr_ref(scr) != pg)
+        if (!bt_header_valid(bt, scr) || hdr_ref(scr) != pg) {
+            note_foreign(bt, scr);
             continue;
+        }
         if (hdr_seq(scr) > maxseq) {
             maxseq = hdr_seq(scr);
             bt->cursor = (uint16_t)(pg + 1u == bt->pages ? 0u : pg + 1u);
@@ -377,8 +387,10 @@ static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
     for (q = best + 1u; q < first + bt->seg; q++) {
         if ((rc = bt_io_blank(bt, q)) < 0)
             return rc;
-        if (rc == 0)
+        if (rc == 0) {
             bt->head = (uint16_t)(q + 1u);
+            bt->flags |= CTX_BARRIER; /* torn pages stay behind the head: void them */
+        }
     }
     bt->seq = bestseq + 1u;
     *newest = best;
@@ -395,8 +407,10 @@ static int vm_newest_paged(struct strata_btree *bt, uint8_t *scr, uint32_t *newe
     for (pg = 0; pg < bt->pages; pg++) {
         if ((rc = bt_io_read(bt, pg, scr, BT_HDR)) != 0)
             return rc;
-        if (!bt_header_valid(bt, scr))
+        if (!bt_header_valid(bt, scr)) {
+            note_foreign(bt, scr);
             continue;
+        }
         s = hdr_seq(scr);
         if (s > bestseq) {
             bestseq = s;
@@ -421,7 +435,7 @@ static int vm_scan(struct strata_btree *bt)
 {
     uint8_t *scr = bt_page(bt, bt->nbuf - 1u), *seen = bt->cfg->bitmap;
     uint32_t newest, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
-    int rc;
+    int rc, voided = 0;
     rc = bt->seg == 1u ? vm_newest_paged(bt, scr, &newest, &clean) : vm_newest(bt, scr, &newest);
     if (bt->head == bt->pages)
         bt->head = 0;
@@ -433,7 +447,18 @@ static int vm_scan(struct strata_btree *bt)
         q = (newest + bt->pages - k) % bt->pages;
         if ((rc = read_valid(bt, q, scr)) < 0)
             return rc;
-        if (rc == 0 || hdr_seq(scr) < clean)
+        if (rc == 0) {
+            /* a programmed page that does not check, among committed pages and not in a range
+             * a barrier voids: damage, not a torn program */
+            for (f = 0; f < bt->psize && scr[f] == 0xFF; f++)
+                ;
+            if (found && !voided && f < bt->psize)
+                return STRATA_ECORRUPT;
+            if (!found && f < bt->psize)
+                bt->flags |= CTX_BARRIER; /* a torn page after the last commit: void it */
+            continue;
+        }
+        if (hdr_seq(scr) < clean)
             continue; /* page mode: a live page older than the window */
         f = hdr_flags(scr);
         if (!found) {
@@ -444,10 +469,13 @@ static int vm_scan(struct strata_btree *bt)
             found = 1;
             bt->commit_seq = hdr_seq(scr);
         }
-        if (hdr_seq(scr) > limit)
+        voided = hdr_seq(scr) > limit;
+        if (voided)
             continue;
-        if (f & BT_F_BARRIER)
+        if (f & BT_F_BARRIER) {
             limit = hdr_base(scr);
+            voided = 1; /* until the commit it names */
+        }
         ref = hdr_ref(scr);
         if (f & BT_F_ROOT) {
             if (root == BT_NONE)
@@ -497,9 +525,14 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
         rc = ow_scan(bt);
     else
         rc = vm_scan(bt);
-    if (rc == 0 && (rc = bt_load(bt, 0, bt->root)) != 0 && bt->flash == NULL &&
-        hdr_magic(bt_page(bt, 0)) != BT_MAGIC)
-        rc = STRATA_EUNFORMATTED; /* a store that never held a tree */
+    if (rc == 0 && (rc = bt_load(bt, 0, bt->root)) != 0) {
+        note_foreign(bt, bt_page(bt, 0));
+        if (bt->flash == NULL && hdr_magic(bt_page(bt, 0)) != BT_MAGIC)
+            rc = STRATA_EUNFORMATTED; /* a store that never held a tree */
+    }
+    if ((rc == STRATA_EUNFORMATTED || (bt->flash == NULL && rc == STRATA_ECORRUPT)) &&
+        (bt->flags & CTX_FOREIGN))
+        rc = STRATA_EINVAL; /* a tree with another configuration */
     if (rc != 0)
         return rc;
     if (!(hdr_flags(bt_page(bt, 0)) & BT_F_ROOT) && !bt_is(bt, STRATA_BTREE_INPLACE))
