@@ -55,6 +55,7 @@ int main(int argc, char **argv)
                 strata_btree_delete(&bt, e, e + c.key_size);
         }
         strata_btree_sync(&bt);
+        printf("%u: %u operations, height %u\n", k, i, bt.height);
         if (write_seed(argv[1], k, "clean", sim))
             return 1;
         strata_sim_cut_at_op(sim, 2);

@@ -246,6 +246,7 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
     if ((rc = bt_setup(bt, cfg)) != 0 || (rc = clear_region(bt, &maxseq)) != 0)
         return rc;
     bt->seq = maxseq + 1u;
+    memset(cfg->bitmap, 0, bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
     bt->flags |= CTX_ERASED | CTX_CLEAN;
     bt->tail = (uint16_t)(bt->pages - bt->seg); /* segment mode: all but a segment is the run */
     bt_node_init(bt, bt_page(bt, 0), 0);

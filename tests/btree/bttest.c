@@ -55,8 +55,10 @@ int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format)
     bitmap = strata_btree_bitmap_size(c);
     map = 4u * c->map_entries;
     free(env->mem);
-    env->mem = calloc(1, (size_t)c->buffers * psize + bitmap + map + s->wbuf + 8u);
+    env->mem = malloc((size_t)c->buffers * psize + bitmap + map + s->wbuf + 8u);
     assert_non_null(env->mem);
+    /* RAM holds whatever it held before: the tree must not rely on zeros */
+    memset(env->mem, 0xA5, (size_t)c->buffers * psize + bitmap + map + s->wbuf + 8u);
     c->buffer = env->mem;
     c->bitmap = env->mem + (size_t)c->buffers * psize;
     c->bitmap_size = bitmap;
