@@ -92,8 +92,11 @@ struct strata_btree_store {
     uint32_t page_size;
 };
 
+struct strata_nand;
 struct strata_btree_config {
-    const struct strata_flash *flash;        /* the device, or NULL with a store */
+    const struct strata_flash *flash;        /* the device, or NULL with a store or a NAND layer */
+    struct strata_nand *nand;                /* VMTREE on raw NAND: a mounted NAND layer (flash
+                                                NULL); region units are the layer's blocks */
     const struct strata_btree_store *store;  /* INPLACE on a page store (flash NULL) */
     uint32_t first_unit, unit_count;         /* device region in erase units (0: to the end) */
     uint8_t variant;                         /* enum strata_btree_variant */
@@ -142,12 +145,17 @@ struct strata_btree {
     uint8_t esize[2];      /* leaf entry, interior entry */
     uint8_t nbuf, lock;    /* buffers, a buffer eviction must skip (0xFF: none) */
     uint8_t flags;         /* context state (private) */
+    uint8_t medium;        /* header byte 7: 0, or the NAND layer's spare format version */
     uint8_t height;        /* root level + 1 */
     uint8_t age;
     uint16_t path[STRATA_BTREE_MAX_HEIGHT]; /* the node at each level of the current descent */
+    uint16_t hint;         /* the last leaf written to (0xFFFF: none): keys in */
+    uint8_t hint_lo[STRATA_BTREE_MAX_ENTRY], hint_hi[STRATA_BTREE_MAX_ENTRY]; /* [lo, hi) */
+    uint8_t hint_has_hi;   /* reach it without a descent while the path holds */
     /* VMTREE */
     uint16_t head, tail;   /* next page; segment mode: the erased run is [head, tail) */
     uint16_t pinned;       /* segment mode: mapping keys among the run's pages */
+    uint16_t bad;          /* segment mode: pages of bad blocks (NAND) in the run */
     uint16_t seg;          /* pages per segment (1: page mode) */
     uint16_t mapped, tombs;/* mapping table entries in use, deleted */
     uint16_t adds;         /* keys added since the table was last emptied */

@@ -23,6 +23,7 @@
 #define CTX_ERASED 0x10u  /* pages ahead of the cursor are known erased (since format) */
 #define CTX_CLEAN 0x20u   /* VMTREE: the commit in progress is a reduction's */
 #define CTX_FOREIGN 0x40u /* mount saw pages of a tree configured otherwise */
+#define CTX_WEAK 0x80u    /* NAND: the last read needed many corrections: relocate the node */
 
 /* What the tree lives on: decides how a node reaches flash. */
 static inline int bt_is(const struct strata_btree *bt, unsigned variant)
@@ -116,8 +117,11 @@ int bt_io_prog(struct strata_btree *bt, uint32_t page, uint32_t off, const uint8
                uint32_t len);
 /* Make the page (or, with NAND blocks, the segment holding it) programmable from scratch. */
 int bt_io_erase(struct strata_btree *bt, uint32_t page);
-/* 1 when the page reads erased, 0 when not, or an error. */
+/* 1 when the page reads erased, 0 when not, or an error. Never used on NAND, where reading
+ * erased does not mean programmable (the layer's weak cells): there the commit records decide. */
 int bt_io_blank(struct strata_btree *bt, uint32_t page);
+/* NAND: 1 when the page's block is bad (factory or retired), 0 when not; 0 on other media. */
+int bt_io_bad(struct strata_btree *bt, uint32_t page);
 
 /* ---- buf.c: page buffers ---------------------------------------------------------------------- */
 
@@ -162,6 +166,10 @@ uint32_t bt_op_pages(const struct strata_btree *bt);
 int bt_head_take(struct strata_btree *bt, uint32_t *page);
 uint32_t bt_run(const struct strata_btree *bt);
 /* A page no longer holds the current version of its node. */
+/* NAND: a program failed in the head's block: the head goes to the next block. */
+void bt_vm_abandon(struct strata_btree *bt);
+/* NAND: count the pages of bad blocks in the run (format). */
+void bt_vm_count_bad(struct strata_btree *bt);
 void bt_vm_freed(struct strata_btree *bt, uint32_t pg);
 /* The per-commit list (INPLACE: nodes written; VMTREE page mode: pages freed). */
 int bt_list_has(const struct strata_btree *bt, uint32_t a);

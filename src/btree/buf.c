@@ -38,10 +38,14 @@ void bt_dirty(struct strata_btree *bt, unsigned b)
 void bt_moved(struct strata_btree *bt, uint32_t from, uint32_t to)
 {
     unsigned l;
+    bt->gen++;
+    if (from == BT_NONE)
+        return; /* a new node: nothing pointed at it */
     for (l = 0; l < STRATA_BTREE_MAX_HEIGHT; l++)
         if (bt->path[l] == from)
             bt->path[l] = (uint16_t)to;
-    bt->gen++;
+    if (bt->hint == from)
+        bt->hint = (uint16_t)to;
 }
 
 static unsigned level_of(const struct strata_btree *bt, unsigned b)
@@ -152,6 +156,11 @@ int bt_load(struct strata_btree *bt, unsigned b, uint32_t addr)
     bt->buf[b].addr = (uint16_t)addr;
     bt->buf[b].flags = 0;
     bt->buf[b].flashed = bt_is(bt, STRATA_BTREE_OW) ? (uint16_t)bt_ow_used(bt, p) : 0u;
+    if (bt->flags & CTX_WEAK) { /* NAND scrub signal: the node moves at the next write-back */
+        bt->flags &= (uint8_t)~CTX_WEAK;
+        if (bt->flags & CTX_MOUNTED)
+            bt_dirty(bt, b);
+    }
     return 0;
 }
 

@@ -24,6 +24,7 @@ static inline uint32_t hdr_flags(const uint8_t *p) { return p[3]; }
 static inline uint32_t hdr_level(const uint8_t *p) { return p[4]; }
 static inline uint32_t hdr_ksize(const uint8_t *p) { return p[5]; }
 static inline uint32_t hdr_dsize(const uint8_t *p) { return p[6]; }
+static inline uint32_t hdr_medium(const uint8_t *p) { return p[7]; }
 static inline uint32_t hdr_seq(const uint8_t *p) { return strata_get_le32(p + 8); }
 static inline uint32_t hdr_base(const uint8_t *p) { return strata_get_le32(p + 12); }
 static inline uint32_t hdr_ref(const uint8_t *p) { return strata_get_le16(p + 16); }
@@ -40,15 +41,16 @@ static inline void hdr_set_count(uint8_t *p, uint32_t v) { strata_put_le16(p + 1
 static inline void hdr_set_body_crc(uint8_t *p, uint32_t v) { strata_put_le32(p + 20, v); }
 static inline void hdr_set_crc(uint8_t *p, uint32_t v) { strata_put_le32(p + 24, v); }
 
-/* The identity bytes: magic, version, variant, sizes (offsets 0..2 and 5..7). */
-static inline void hdr_init(uint8_t *p, uint32_t variant, uint32_t ksize, uint32_t dsize)
+/* The identity bytes: magic, version, variant, sizes, medium (offsets 0..2 and 5..7). */
+static inline void hdr_init(uint8_t *p, uint32_t variant, uint32_t ksize, uint32_t dsize,
+                            uint32_t medium)
 {
     p[0] = BT_MAGIC;
     p[1] = 1;
     p[2] = (uint8_t)variant;
     p[5] = (uint8_t)ksize;
     p[6] = (uint8_t)dsize;
-    p[7] = 0;
+    p[7] = (uint8_t)medium;
 }
 
 /* Interior entries end with the child address. */

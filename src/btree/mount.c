@@ -4,6 +4,7 @@
  * in use; a VMTREE walk also learns which recovered mappings a parent still holds.
  */
 #include "bt_internal.h"
+#include "strata/nand.h"
 
 #define LIST_BYTES 128u /* the per-commit list: 64 addresses */
 
@@ -40,6 +41,28 @@ uint32_t bt_bitmap_bytes(const struct strata_btree *bt)
     return m;
 }
 
+/* VMTREE on the NAND layer: a node is a page, a segment is a block of the layer's range. */
+static int nand_geometry(struct strata_btree *bt, const struct strata_btree_config *cfg)
+{
+    const struct strata_nand_layout *lay = strata_nand_layout(cfg->nand);
+    uint32_t units, pages;
+    if (lay == NULL || lay->page_size < 128u || lay->page_size > 0x8000u ||
+        lay->pages_per_block > 0x8000u || cfg->first_unit >= lay->blocks)
+        return STRATA_EINVAL;
+    units = cfg->unit_count ? cfg->unit_count : lay->blocks - cfg->first_unit;
+    if (units > lay->blocks - cfg->first_unit)
+        return STRATA_EINVAL;
+    bt->flash = cfg->nand->flash;
+    bt->medium = STRATA_NAND_FORMAT_VERSION;
+    bt->psize = (uint16_t)lay->page_size;
+    bt->seg = (uint16_t)lay->pages_per_block;
+    bt->first_page = cfg->first_unit * lay->pages_per_block;
+    pages = units * lay->pages_per_block;
+    pages = pages > STRATA_BTREE_MAX_PAGES ? STRATA_BTREE_MAX_PAGES : pages;
+    bt->pages = (uint16_t)(pages - pages % bt->seg);
+    return 0;
+}
+
 static int geometry(struct strata_btree *bt, const struct strata_btree_config *cfg)
 {
     const struct strata_flash *f = cfg->flash;
@@ -52,6 +75,10 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
         bt->psize = (uint16_t)cfg->store->page_size;
         pages = cfg->store->pages;
         bt->flags |= CTX_STORE;
+    } else if (cfg->nand != NULL) {
+        if (f != NULL || cfg->variant != STRATA_BTREE_VMTREE)
+            return STRATA_EINVAL; /* raw NAND takes no in-place or overwrite programs */
+        return nand_geometry(bt, cfg);
     } else {
         if (f == NULL)
             return STRATA_EINVAL;
@@ -109,6 +136,7 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
                                                            : (bt->psize - BT_HDR) / bt->esize[b]);
     bt->nbuf = cfg->buffers;
     bt->lock = 0xFF;
+    bt->hint = BT_NONE;
     bt->height = 1;
     for (b = 0; b < STRATA_BTREE_MAX_BUFFERS; b++)
         bt->buf[b].addr = BT_NONE;
@@ -230,7 +258,9 @@ static int clear_region(struct strata_btree *bt, uint32_t *maxseq)
             if (bt_header_valid(bt, scr) && hdr_seq(scr) > *maxseq)
                 *maxseq = hdr_seq(scr);
         } else if (ppu > 1u) {
-            if (pg % ppu == 0 && (rc = bt_io_erase(bt, pg)) != 0)
+            if (pg % ppu != 0 || (rc = bt_io_bad(bt, pg)) > 0)
+                continue; /* NAND: a bad block stays out of the tree's use */
+            if (rc < 0 || ((rc = bt_io_erase(bt, pg)) != 0 && rc != STRATA_EBADBLOCK))
                 return rc;
         } else if ((rc = bt_io_blank(bt, pg)) <= 0 && (rc < 0 || (rc = bt_io_erase(bt, pg)) != 0)) {
             return rc;
@@ -249,6 +279,8 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
     memset(cfg->bitmap, 0, bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
     bt->flags |= CTX_ERASED | CTX_CLEAN;
     bt->tail = (uint16_t)(bt->pages - bt->seg); /* segment mode: all but a segment is the run */
+    if (bt_is(bt, STRATA_BTREE_VMTREE) && bt->seg > 1u)
+        bt_vm_count_bad(bt);
     bt_node_init(bt, bt_page(bt, 0), 0);
     bt->buf[0].flags = BUF_DIRTY | (bt_is(bt, STRATA_BTREE_OW) ? BUF_FRESH : 0u);
     if (bt_is(bt, STRATA_BTREE_INPLACE)) {
@@ -361,7 +393,7 @@ static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
     uint32_t sg, q, best = BT_NONE, bestseq = 0, first;
     int rc;
     for (sg = 0; sg < bt->pages; sg += bt->seg)
-        for (q = sg; q < sg + bt->seg; q++) {
+        for (q = sg; q < sg + bt->seg && bt_io_bad(bt, sg) == 0; q++) {
             if ((rc = read_valid(bt, q, scr)) < 0)
                 return rc;
             if (rc == 0)
@@ -383,9 +415,15 @@ static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
             best = q;
         }
     }
-    /* the head goes past anything programmed after the newest page (a torn program) */
+    /* the head goes past anything programmed after the newest page (a torn program). On NAND
+     * a page that reads erased may hold a cut program's weak cells: the head goes to the next
+     * block, erased anew (bt_vm_reserve), and the first page written voids what was left. */
     bt->head = (uint16_t)(best + 1u);
-    for (q = best + 1u; q < first + bt->seg; q++) {
+    if (bt->cfg->nand != NULL && bt->head % bt->seg != 0u) {
+        bt->head = (uint16_t)(first + bt->seg);
+        bt->flags |= CTX_BARRIER;
+    }
+    for (q = best + 1u; q < first + bt->seg && bt->cfg->nand == NULL; q++) {
         if ((rc = bt_io_blank(bt, q)) < 0)
             return rc;
         if (rc == 0) {
@@ -446,6 +484,11 @@ static int vm_scan(struct strata_btree *bt)
     bt_map_clear(bt);
     for (k = 0; k < bt->pages; k++) {
         q = (newest + bt->pages - k) % bt->pages;
+        if ((rc = bt_io_bad(bt, q)) != 0) {
+            if (rc < 0)
+                return rc;
+            continue; /* NAND: a bad block holds nothing of the tree */
+        }
         if ((rc = read_valid(bt, q, scr)) < 0)
             return rc;
         if (rc == 0) {

@@ -176,7 +176,7 @@ void bt_node_remove(const struct strata_btree *bt, uint8_t *p, uint32_t i)
 void bt_node_init(const struct strata_btree *bt, uint8_t *p, unsigned level)
 {
     memset(p, 0xFF, bt->psize);
-    hdr_init(p, bt->variant, bt->ksize, bt->dsize);
+    hdr_init(p, bt->variant, bt->ksize, bt->dsize, bt->medium);
     hdr_set_level(p, level);
     hdr_set_base(p, 0);
     hdr_set_count(p, is_ow(bt) ? bt->cap[level ? 1 : 0] : 0u);
@@ -218,6 +218,8 @@ void bt_node_copy_range(const struct strata_btree *bt, uint8_t *dst, uint8_t *sr
 const uint8_t *bt_node_median(const struct strata_btree *bt, uint8_t *p, const uint8_t *extra)
 {
     uint32_t i, j, n = hdr_count(p), k = bt_node_live(bt, p), rank;
+    if (extra != NULL && bt_node_seek(bt, p, extra, BT_CEIL, NULL) < 0)
+        return extra; /* past every entry (a time-ordered index): the new node takes it alone */
     if (!is_ow(bt)) {
         /* the middle of the merged sequence: entries then extra at its place */
         uint32_t m = (k + (extra ? 1u : 0u)) / 2u, at = extra ? position(bt, p, extra) : n;
@@ -259,7 +261,7 @@ static int header_ok(const struct strata_btree *bt, const uint8_t *p)
 {
     uint32_t dup = (bt->cfg->flags & STRATA_BTREE_DUPLICATES) ? BT_F_DUP : 0u;
     return hdr_magic(p) == BT_MAGIC && hdr_version(p) == 1u && hdr_variant(p) == bt->variant &&
-           hdr_ksize(p) == bt->ksize && hdr_dsize(p) == bt->dsize &&
+           hdr_ksize(p) == bt->ksize && hdr_dsize(p) == bt->dsize && hdr_medium(p) == bt->medium &&
            (hdr_flags(p) & BT_F_DUP) == dup && hdr_crc(p) == strata_crc32(0, p, 24) &&
            hdr_level(p) < STRATA_BTREE_MAX_HEIGHT;
 }

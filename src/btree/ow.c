@@ -97,6 +97,7 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
     unsigned nretired = 0, pb, k;
     uint32_t upper, old, now;
     int split, i, rc = 0;
+    bt->hint = BT_NONE;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
         if (b != 0 && (rc = drop_stale(bt, level, b)) != 0)

@@ -71,6 +71,11 @@ int bt_head_take(struct strata_btree *bt, uint32_t *page)
         if (bt->head == 0)
             bt->flags &= (uint8_t)~CTX_ERASED;
         bt->since_clean++;
+        if (bt_io_bad(bt, pg) > 0) { /* NAND: a bad block in the run */
+            if (bt->bad > 0)
+                bt->bad--;
+            continue;
+        }
         if (bt_map_slot(bt, pg) >= 0) { /* a parent still holds this address */
             if (bt->pinned > 0)
                 bt->pinned--;
@@ -90,6 +95,27 @@ int bt_head_take(struct strata_btree *bt, uint32_t *page)
         return 0;
     }
     return STRATA_ENOSPC;
+}
+
+/* NAND: a program failed in the head's block: leave the rest of the block unused. */
+void bt_vm_abandon(struct strata_btree *bt)
+{
+    while (bt->head % bt->seg != 0u && bt->head != bt->tail) {
+        if (bt_map_slot(bt, bt->head) >= 0 && bt->pinned > 0)
+            bt->pinned--;
+        bt->head = (uint16_t)(bt->head + 1u == bt->pages ? 0u : bt->head + 1u);
+        bt->since_clean++;
+    }
+}
+
+/* NAND: count the run's pages in bad blocks (after format made the run the whole region). */
+void bt_vm_count_bad(struct strata_btree *bt)
+{
+    uint32_t pg;
+    bt->bad = 0;
+    for (pg = bt->head; pg != bt->tail; pg = (pg + bt->seg) % bt->pages)
+        if (bt_io_bad(bt, pg) > 0)
+            bt->bad = (uint16_t)(bt->bad + bt->seg);
 }
 
 void bt_vm_freed(struct strata_btree *bt, uint32_t pg)
@@ -113,13 +139,18 @@ static uint32_t seg_count(const struct strata_btree *bt, uint32_t first, int key
 static int extend(struct strata_btree *bt)
 {
     uint32_t first = bt->tail;
-    int rc;
-    if (!(bt->flags & CTX_ERASED) || first < bt->head) { /* else never written since format */
-        if ((rc = bt_io_erase(bt, first)) != 0)
-            return rc;
+    int rc = bt_io_bad(bt, first);
+    if (rc == 0 && (!(bt->flags & CTX_ERASED) || first < bt->head)) { /* else never written */
+        rc = bt_io_erase(bt, first);
+        rc = rc == STRATA_EBADBLOCK ? 1 : rc; /* the layer retired the block */
     }
+    if (rc < 0)
+        return rc;
     bt->tail = (uint16_t)((first + bt->seg) % bt->pages);
-    bt->pinned = (uint16_t)(bt->pinned + seg_count(bt, first, 1));
+    if (rc > 0)
+        bt->bad = (uint16_t)(bt->bad + bt->seg);
+    else
+        bt->pinned = (uint16_t)(bt->pinned + seg_count(bt, first, 1));
     return 0;
 }
 
@@ -157,6 +188,7 @@ int bt_reduce(struct strata_btree *bt)
     int rc, d;
     if ((rc = bt_commit(bt)) != 0) /* no dirty node may move after its parent is written */
         return rc;
+    bt->hint = BT_NONE; /* the walk below takes the path over */
     bt->path[l] = bt->buf[0].addr;
     idx[l] = 0;
     while (top > 0) {
@@ -213,8 +245,8 @@ static uint32_t target(const struct strata_btree *bt)
 /* Usable pages of the run (segment mode). */
 static uint32_t usable(const struct strata_btree *bt)
 {
-    uint32_t r = bt_run(bt);
-    return r > bt->pinned ? r - bt->pinned : 0u;
+    uint32_t r = bt_run(bt), skip = (uint32_t)bt->pinned + bt->bad;
+    return r > skip ? r - skip : 0u;
 }
 
 int bt_vm_prepare(struct strata_btree *bt)
@@ -254,6 +286,7 @@ int bt_vm_reserve(struct strata_btree *bt)
     uint32_t k;
     int rc;
     bt->pinned = 0;
+    bt->bad = 0;
     if (paged(bt))
         return 0;
     /* the head's segment is trusted erased past the head only if it holds pages */

@@ -42,12 +42,27 @@ static void reduce_on_path(struct strata_btree *bt, unsigned b)
         bt_dirty(bt, b);
 }
 
+/* A write whose key lies in [lo, hi) of the last leaf written goes straight to it: a run of
+ * ascending operations (a write buffer being applied, a time-ordered index) reads no interior
+ * node and does not evict the dirty leaf to make room for them. */
+static int hinted(const struct strata_btree *bt, const uint8_t *key)
+{
+    return bt->hint != BT_NONE && bt_cmp(bt, key, bt->hint_lo) >= 0 &&
+           (!bt->hint_has_hi || bt_cmp(bt, key, bt->hint_hi) < 0);
+}
+
 static int descend(struct strata_btree *bt, const uint8_t *key, unsigned *leaf, uint8_t *bound,
                    int *has_bound, int write)
 {
     unsigned b = 0, l = bt->height - 1u;
     const uint8_t *bnd;
     int i, rc, hb = 0;
+    if (write && hinted(bt, key))
+        return bt_get(bt, bt->hint, leaf);
+    if (write)
+        bound = bt->hint_hi;
+    else
+        bt->hint = BT_NONE; /* the path is about to change */
     bt->path[l] = bt->buf[0].addr;
     while (l > 0) {
         uint8_t *p = bt_page(bt, b);
@@ -70,6 +85,11 @@ static int descend(struct strata_btree *bt, const uint8_t *key, unsigned *leaf, 
     *leaf = b;
     if (has_bound != NULL)
         *has_bound = hb;
+    if (write) {
+        bt->hint = bt->path[0];
+        bt->hint_has_hi = (uint8_t)hb;
+        memcpy(bt->hint_lo, key, bt->cmp);
+    }
     return 0;
 }
 
@@ -99,6 +119,7 @@ static int split(struct strata_btree *bt, unsigned b, unsigned level, const uint
     unsigned r;
     int rc;
     memcpy(s, bt_node_median(bt, p, e), bt->cmp);
+    bt->hint = BT_NONE; /* the tree's shape changes */
     bt->lock = (uint8_t)b;
     rc = bt_buf_new(bt, &r);
     bt->lock = 0xFF;
@@ -120,6 +141,7 @@ int bt_grow(struct strata_btree *bt, unsigned *child)
     uint8_t ent[STRATA_BTREE_MAX_ENTRY + 2u], *root = bt_page(bt, 0);
     unsigned level = bt->height - 1u, c;
     int rc;
+    bt->hint = BT_NONE;
     if ((rc = bt_buf_new(bt, &c)) != 0 || (rc = bt_new_node(bt, c, level)) != 0)
         return rc;
     memcpy(bt_page(bt, c), root, bt->psize);
@@ -220,6 +242,7 @@ static int collapse(struct strata_btree *bt)
     int i, rc;
     while (bt->height > 1u && bt_node_live(bt, root) <= 1u) {
         c = BT_NONE;
+        bt->hint = BT_NONE;
         if (bt_node_live(bt, root) == 0) {
             bt_node_init(bt, root, 0);
             bt->height = 1;
@@ -274,6 +297,7 @@ int bt_tree_del(struct strata_btree *bt, const uint8_t *key)
         if (is_min(bt, bt_node_entry(bt, bt_page(bt, pb), (uint32_t)i)))
             break;
         ptr = ent_child(bt_node_entry(bt, bt_page(bt, pb), (uint32_t)i), bt->cmp);
+        bt->hint = BT_NONE;
         if (bt_is(bt, STRATA_BTREE_OW)) {
             if ((rc = bt_ow_unlink(bt, pb, (uint32_t)i)) != 0)
                 return rc;

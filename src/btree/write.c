@@ -52,6 +52,36 @@ static void translate(struct strata_btree *bt, uint8_t *p)
     }
 }
 
+#define REF_SELF 0xFFFEu /* a reserved address (format-btree.md): "the page's own" */
+
+/* VMTREE: program the node at the head. The first page after a cut commit voids that
+ * commit's pages (BARRIER, base = the last commit). A program that fails on NAND abandons the
+ * rest of its block and goes to the next one with BARRIER, base = the failed page's seq - 1, so
+ * that the failed page is void whatever it reads as. ref REF_SELF: a new node (ref = its page). */
+static int vm_program(struct strata_btree *bt, uint8_t *p, uint32_t flags, uint32_t ref,
+                      uint32_t *at)
+{
+    uint32_t base = bt->commit_seq, tries;
+    int rc;
+    for (tries = 0;; tries++) {
+        if ((rc = bt_head_take(bt, at)) != 0)
+            return rc;
+        hdr_set_base(p, (bt->flags & CTX_BARRIER) ? base : 0u);
+        bt_node_seal(bt, p, bt->seq++, flags | ((bt->flags & CTX_BARRIER) ? BT_F_BARRIER : 0u),
+                     ref == REF_SELF ? *at : ref);
+        rc = bt_io_prog(bt, *at, 0, p, bt->psize);
+        if (rc != STRATA_EBADBLOCK || tries >= 3u)
+            break;
+        if (!(bt->flags & CTX_BARRIER))
+            base = bt->seq - 2u;
+        bt->flags |= CTX_BARRIER;
+        bt_vm_abandon(bt);
+    }
+    if (rc == 0)
+        bt->flags &= (uint8_t)~CTX_BARRIER;
+    return rc;
+}
+
 static int vm_write(struct strata_btree *bt, unsigned b, uint32_t flags)
 {
     uint8_t *p = bt_page(bt, b);
@@ -63,19 +93,10 @@ static int vm_write(struct strata_btree *bt, unsigned b, uint32_t flags)
         r = hdr_ref(p);
         ref = (r != old && bt_map_get(bt, r) == old) ? r : old;
     }
-    if ((rc = bt_head_take(bt, &at)) != 0)
+    if ((rc = vm_program(bt, p, flags, b != 0 && old == BT_NONE ? REF_SELF : ref, &at)) != 0)
         return rc;
     if (b != 0 && old == BT_NONE)
         ref = at;
-    hdr_set_base(p, 0);
-    if (bt->flags & CTX_BARRIER) { /* the first page after a cut commit voids its pages */
-        flags |= BT_F_BARRIER;
-        hdr_set_base(p, bt->commit_seq);
-        bt->flags &= (uint8_t)~CTX_BARRIER;
-    }
-    bt_node_seal(bt, p, bt->seq++, flags, ref);
-    if ((rc = bt_io_prog(bt, at, 0, p, bt->psize)) != 0)
-        return rc;
     if (old != BT_NONE)
         bt_vm_freed(bt, old);
     bt_set_live(bt, at, 1);
@@ -192,6 +213,7 @@ void bt_free_node(struct strata_btree *bt, uint32_t addr, uint32_t ptr, unsigned
     for (b = 1; b < bt->nbuf; b++)
         if (bt->buf[b].addr == addr)
             bt_buf_forget(bt, b);
+    bt->hint = BT_NONE;
     bt_set_live(bt, addr, 0);
     if (bt_is(bt, STRATA_BTREE_VMTREE)) {
         bt_vm_freed(bt, addr);

@@ -28,6 +28,22 @@ static int is_fs(const struct bt_setup *s)
     return strcmp(s->profile, "fs") == 0;
 }
 
+/* Raw NAND: the layer mounted on the device (its RAM is lost at a cut like the tree's). */
+static int open_nand(struct bt_env *env)
+{
+    memset(&env->nandcfg, 0, sizeof env->nandcfg);
+    env->nandcfg.flash = strata_sim_flash(env->sim);
+    env->nandcfg.buf = env->nandbuf;
+    env->nandcfg.buf_size = sizeof env->nandbuf;
+    env->nandcfg.bad_map = env->badmap;
+    return strata_nand_mount(&env->nand, &env->nandcfg);
+}
+
+static int is_nand(const struct strata_flash *f)
+{
+    return strata_flash_has(f, STRATA_FLASH_CAP_SPARE);
+}
+
 int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format)
 {
     struct strata_btree_config *c = &env->cfg;
@@ -41,6 +57,12 @@ int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format)
             return rc;
         c->store = &env->fstore.store;
         psize = 512;
+    } else if (is_nand(strata_sim_flash(env->sim))) {
+        if ((rc = open_nand(env)) != 0)
+            return rc;
+        c->nand = &env->nand;
+        psize = strata_nand_layout(&env->nand)->page_size;
+        c->unit_count = s->region_units;
     } else {
         c->flash = strata_sim_flash(env->sim);
         psize = c->flash->geo.page_size;
@@ -79,6 +101,8 @@ int bt_env_remount(struct bt_env *env)
         if ((rc = strata_fs_open(&env->fs, &env->file, "tree", STRATA_FS_READ | STRATA_FS_WRITE)) != 0)
             return rc;
     }
+    if (env->cfg.nand != NULL && (rc = open_nand(env)) != 0)
+        return rc;
     memset(&env->bt, 0xA5, sizeof env->bt); /* RAM does not survive a power cut */
     return strata_btree_mount(&env->bt, &env->cfg);
 }
@@ -89,7 +113,7 @@ int bt_env_attach(struct bt_env *env, struct strata_sim *sim)
     env->borrowed = 1;
     if (env->cfg.store != NULL)
         env->fscfg.flash = strata_sim_flash(sim);
-    else
+    else if (env->cfg.nand == NULL)
         env->cfg.flash = strata_sim_flash(sim);
     return bt_env_remount(env);
 }

@@ -7,6 +7,7 @@
 
 #include "strata/btree.h"
 #include "strata/fs.h"
+#include "strata/nand.h"
 #include "testsupport.h"
 
 /* A tree, its configuration and the memory it was given. */
@@ -19,13 +20,18 @@ struct bt_env {
     struct strata_fs_config fscfg;
     struct strata_fs_file file;
     uint8_t fsbuf[512];
+    struct strata_nand nand;             /* VMTREE on raw NAND (profile "nand-pic24") */
+    struct strata_nand_config nandcfg;
+    uint8_t nandbuf[STRATA_NAND_BUF_SIZE(128)];
+    uint8_t badmap[STRATA_NAND_MAP_BYTES(1024)];
     uint8_t *mem; /* buffers, bitmap, map, write buffer in one allocation */
     int borrowed;  /* the sim belongs to someone else (the power-cut harness) */
 };
 
 /* What to build. */
 struct bt_setup {
-    const char *profile;    /* "sd-spi", "at45db161", ...; "fs" = a strata_fs file on at45db161 */
+    const char *profile;    /* "sd-spi", "at45db161", ...; "fs" = a strata_fs file on at45db161;
+                               a NAND profile goes through the NAND layer */
     unsigned variant;
     uint32_t units;         /* device size in erase units (0: profile default) */
     uint32_t region_units;  /* tree region (0: the whole device) */

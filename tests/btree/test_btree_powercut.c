@@ -75,10 +75,16 @@ static void campaign(const char *name, const struct bt_setup *s, uint32_t preloa
     p.run.delpct = delpct;
     p.run.syncpct = s->wbuf ? 6 : 0;
     ts_rng_seed(&p.run.rng, s->seed);
+    if (getenv("BT_CAMPAIGN") != NULL && strcmp(getenv("BT_CAMPAIGN"), name) != 0)
+        return;
     t.name = name;
     t.sim.profile = strata_sim_profile_find(strcmp(s->profile, "fs") == 0 ? "at45db161" : s->profile);
     t.sim.erase_count = s->units;
     t.sim.seed = s->seed;
+    if (strcmp(s->profile, "nand-pic24") == 0) { /* NAND faults: bad blocks, bit errors */
+        t.sim.factory_bad = 1;
+        t.sim.read_flip_rate = 2e-6;
+    }
     t.arg = &p;
     t.setup = pc_setup;
     t.reset = pc_reset;
@@ -86,6 +92,7 @@ static void campaign(const char *name, const struct bt_setup *s, uint32_t preloa
     t.recover = pc_recover;
     t.samples = samples;
     t.recovery_cuts = recovery_cuts;
+    t.tears = ts_torture() ? 2u : 1u; /* make test: one torn case per cut point */
     t.seed = s->seed;
     /* models sized for the keys the workload can create */
     {
@@ -120,13 +127,14 @@ static void test_exhaustive(void **state)
         {"at45db161", STRATA_BTREE_OW, 256, 0, 4, 16, 0, 3, 0, 0, 0, 15},
         {"fs", STRATA_BTREE_INPLACE, 256, 0, 4, 16, 0, 3, 0, 0, 64, 16},
         {"w25q128", STRATA_BTREE_VMTREE, 16, 0, 4, 16, 0, 3, 128, 0, 0, 17},
+        {"nand-pic24", STRATA_BTREE_VMTREE, 16, 0, 4, 16, 0, 3, 256, 0, 0, 18},
     };
     static const char *names[] = {"inplace-sd", "inplace-df", "vmtree-sd", "vmtree-df", "ow-df",
-                                  "inplace-fs", "vmtree-nor"};
+                                  "inplace-fs", "vmtree-nor", "vmtree-nand"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
-        campaign(names[i], &s[i], 40, 30, 400, 25, 0, 1);
+        campaign(names[i], &s[i], 40, (uint32_t)ts_scale(16, 2), 400, 25, 0, 1);
 }
 
 /* With a write buffer: buffered operations lost whole or kept whole. */
@@ -137,12 +145,14 @@ static void test_exhaustive_wbuf(void **state)
         {"sd-spi", STRATA_BTREE_VMTREE, 512, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 256, 90, 0, 22},
         {"w25q128", STRATA_BTREE_VMTREE, 16, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 128, 90, 0, 24},
         {"at45db161", STRATA_BTREE_OW, 256, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 0, 90, 0, 23},
+        {"nand-pic24", STRATA_BTREE_VMTREE, 16, 0, 4, 4, STRATA_BTREE_DUPLICATES, 3, 256, 90, 0, 25},
     };
-    static const char *names[] = {"inplace-sd-wb", "vmtree-sd-wb", "vmtree-nor-wb", "ow-df-wb"};
+    static const char *names[] = {"inplace-sd-wb", "vmtree-sd-wb", "vmtree-nor-wb", "ow-df-wb",
+                                  "vmtree-nand-wb"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
-        campaign(names[i], &s[i], 150, 80, 300, 30, 0, 1);
+        campaign(names[i], &s[i], 150, (uint32_t)ts_scale(40, 2), 300, 30, 0, 1);
 }
 
 /* Larger workloads over a small region (garbage collection, reductions), sampled cuts with up
@@ -155,13 +165,14 @@ static void test_sampled(void **state)
         {"at45db161", STRATA_BTREE_OW, 160, 0, 4, 16, 0, 3, 0, 0, 0, 33},
         {"sd-spi", STRATA_BTREE_INPLACE, 512, 0, 8, 0, 0, 5, 0, 0, 0, 34},
         {"w25q128", STRATA_BTREE_VMTREE, 20, 0, 4, 16, 0, 3, 128, 0, 0, 35},
+        {"nand-pic24", STRATA_BTREE_VMTREE, 14, 0, 4, 16, 0, 3, 256, 0, 0, 36},
     };
     static const char *names[] = {"vmtree-df-gc", "vmtree-sd-gc", "ow-df-full", "inplace-sd-big",
-                                  "vmtree-nor-gc"};
+                                  "vmtree-nor-gc", "vmtree-nand-gc"};
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
-        campaign(names[i], &s[i], 600, 400, 1500, 35, (uint32_t)ts_scale(120, 20), 2);
+        campaign(names[i], &s[i], 600, 400, 1500, 35, (uint32_t)ts_scale(60, 40), 2);
 }
 
 int main(void)
