@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "dataset.h"
+#include "strata/nand.h"
 
 const char *const wl_names[WL_COUNT] = {"random", "temperature (Greensboro)",
                                         "temperature (Seattle)", "sequential"};
@@ -100,10 +101,27 @@ void bench_run(const struct bconf *c, enum wl_kind wl, uint32_t n, uint32_t quer
     static const uint32_t marks[4] = {10000, 25000, 50000, 100000};
     clock_t t0 = clock();
     int rc;
+    static struct strata_nand nand;
+    static uint8_t nandbuf[STRATA_NAND_BUF_SIZE(256)], badmap[STRATA_NAND_MAP_BYTES(4096)];
+    struct strata_nand_config ncfg;
     memset(out, 0, sizeof *out);
     memset(&cfg, 0, sizeof cfg);
     cfg.flash = strata_sim_flash(sim);
     psize = cfg.flash->geo.page_size;
+    if (strata_flash_has(cfg.flash, STRATA_FLASH_CAP_SPARE)) { /* raw NAND: the NAND layer */
+        memset(&ncfg, 0, sizeof ncfg);
+        ncfg.flash = cfg.flash;
+        ncfg.buf = nandbuf;
+        ncfg.buf_size = sizeof nandbuf;
+        ncfg.bad_map = badmap;
+        if ((rc = strata_nand_mount(&nand, &ncfg)) != 0) {
+            out->rc = rc;
+            strata_sim_free(sim);
+            return;
+        }
+        cfg.nand = &nand;
+        cfg.flash = NULL;
+    }
     cfg.variant = (uint8_t)c->variant;
     cfg.key_size = 4;
     cfg.data_size = wl == WL_RANDOM || wl == WL_SEQUENTIAL ? 16 : 4;
@@ -156,7 +174,10 @@ void bench_run(const struct bconf *c, enum wl_kind wl, uint32_t n, uint32_t quer
     out->height = st1.height;
     out->live = st1.live;
     out->pages = st1.pages;
-    out->ram = st1.ram_context + st1.ram_buffers;
+    out->ram = st1.ram_context + st1.ram_buffers; /* NAND: + the layer's context and spare buffer */
+    if (cfg.nand != NULL)
+        out->ram += (uint32_t)sizeof nand +
+                    strata_sim_flash(sim)->geo.spare_size + (uint32_t)STRATA_NAND_MAP_BYTES(c->units);
     out->rc = rc;
     if (rc != 0 || d.violations != 0) {
         out->rc = rc ? rc : STRATA_EVIOLATION;

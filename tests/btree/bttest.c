@@ -363,10 +363,30 @@ void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth)
 
 /* ---- workloads ---------------------------------------------------------------------------- */
 
+struct strata_sim *bt_nand_faulty(const struct bt_setup *s, uint32_t wear)
+{
+    struct strata_sim_config sc = ts_config(s->profile, s->units, s->seed);
+    struct strata_sim *sim;
+    sc.factory_bad = 2;
+    sc.wear_limit = wear;
+    sc.wear_spread = wear;
+    sc.read_flip_rate = 1e-5;
+    sim = strata_sim_new(&sc);
+    assert_non_null(sim);
+    return sim;
+}
+
 void bt_run_init(struct bt_run *r, const struct bt_setup *s, uint32_t cap, uint32_t keyspace,
                  unsigned delpct, unsigned syncpct)
 {
+    bt_run_init_on(r, NULL, s, cap, keyspace, delpct, syncpct);
+}
+
+void bt_run_init_on(struct bt_run *r, struct strata_sim *sim, const struct bt_setup *s,
+                    uint32_t cap, uint32_t keyspace, unsigned delpct, unsigned syncpct)
+{
     memset(r, 0, sizeof *r);
+    r->env.sim = sim;
     r->s = *s;
     r->keyspace = keyspace;
     r->delpct = delpct;

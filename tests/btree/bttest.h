@@ -89,6 +89,12 @@ struct bt_run {
 };
 void bt_run_init(struct bt_run *r, const struct bt_setup *s, uint32_t cap, uint32_t keyspace,
                  unsigned delpct, unsigned syncpct);
+/* The same on a device the caller built (NULL: as bt_run_init); the run owns it then. */
+void bt_run_init_on(struct bt_run *r, struct strata_sim *sim, const struct bt_setup *s,
+                    uint32_t cap, uint32_t keyspace, unsigned delpct, unsigned syncpct);
+/* A NAND device of the setup's profile with faults on: `wear` erase cycles per block (plus up to
+ * as many again), 2 factory bad blocks, read bit flips at 1e-5. */
+struct strata_sim *bt_nand_faulty(const struct bt_setup *s, uint32_t wear);
 void bt_run_free(struct bt_run *r);
 /* n more operations; 0, or the first error (STRATA_EPOWER when power fails). */
 int bt_run_ops(struct bt_run *r, uint32_t n);

@@ -15,16 +15,17 @@ struct mcase {
     unsigned delpct;
 };
 
-static void run(const struct mcase *c)
+static void run_on(const struct mcase *c, struct strata_sim *sim)
 {
     struct bt_run r;
     uint32_t done = 0, chunk;
     int rc;
-    bt_run_init(&r, &c->s, c->ops + 16u, c->keyspace, c->delpct, c->s.wbuf ? 4 : 0);
-    while (done < c->ops) {
+    uint32_t ops = ts_torture() ? c->ops : c->ops / 2u; /* make test: half the operations */
+    bt_run_init_on(&r, sim, &c->s, c->ops + 16u, c->keyspace, c->delpct, c->s.wbuf ? 4 : 0);
+    while (done < ops) {
         chunk = 1u + ts_rng_below(&r.rng, 120);
-        if (chunk > c->ops - done)
-            chunk = c->ops - done;
+        if (chunk > ops - done)
+            chunk = ops - done;
         if ((rc = bt_run_ops(&r, chunk)) != 0)
             fail_msg("%s/%u op %u: %d %s", c->s.profile, c->s.variant, done, rc, strata_strerror(rc));
         done += chunk;
@@ -45,7 +46,16 @@ static void run(const struct mcase *c)
     assert_int_equal(bt_env_remount(&r.env), 0);
     assert_int_equal(bt_check(&r.env.bt, &r.b, &r.rng, 100, 10), 0);
     ts_assert_no_violations(r.env.sim);
+    if (r.env.cfg.nand != NULL && getenv("BT_VERBOSE"))
+        fprintf(stderr, "%s: %u blocks retired, %u bad, %u bits corrected\n", c->s.profile,
+                strata_nand_stats(&r.env.nand)->retired, strata_nand_stats(&r.env.nand)->bad_blocks,
+                strata_nand_stats(&r.env.nand)->corrected_bits);
     bt_run_free(&r);
+}
+
+static void run(const struct mcase *c)
+{
+    run_on(c, NULL);
 }
 
 #define D STRATA_BTREE_DUPLICATES
@@ -67,6 +77,17 @@ static const struct mcase cases[] = {
     {{"at45db161", STRATA_BTREE_OW, 512, 0, 4, 4, D, 4, 0, 200, 0, 110}, 4000, 700, 35},
     {{"at45db161", STRATA_BTREE_OW, 1024, 0, 8, 0, 0, 3, 0, 0, 0, 111}, 3000, 200, 45},
 };
+
+/* Raw NAND with its faults on: factory bad blocks, blocks that wear out after a few erases
+ * (the layer retires them, the tree skips them), read bit flips corrected by the layer. The
+ * tree must stay exact through reboots until the region runs out of good blocks. */
+static void test_nand_faults(void **state)
+{
+    static const struct mcase c = {
+        {"nand-pic24", STRATA_BTREE_VMTREE, 24, 0, 4, 16, 0, 3, 256, 0, 0, 116}, 3000, 3000, 25};
+    (void)state;
+    run_on(&c, bt_nand_faulty(&c.s, 2));
+}
 
 static void test_model(void **state)
 {
@@ -95,6 +116,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_nand_faults),
         cmocka_unit_test(test_model_more_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,7 +172,7 @@ static void test_sampled(void **state)
     unsigned i;
     (void)state;
     for (i = 0; i < sizeof s / sizeof s[0]; i++)
-        campaign(names[i], &s[i], 600, 400, 1500, 35, (uint32_t)ts_scale(60, 40), 2);
+        campaign(names[i], &s[i], 600, 400, 1500, 35, (uint32_t)ts_scale(40, 60), 2);
 }
 
 int main(void)
