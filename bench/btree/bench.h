@@ -39,6 +39,13 @@ struct bres {
  * keys; device figures from the simulator, page figures from the tree's counters. */
 void bench_run(const struct bconf *c, enum wl_kind wl, uint32_t n, uint32_t queries,
                struct bres *out);
+/* Devices of the Section 5.1/5.2 tables, in this order. */
+enum { DEV_SD, DEV_DATAFLASH, DEV_SD_PIC, DEV_NAND, BENCH_NDEV };
+
+/* The report's plots (plots.c) from the sections' runs [workload][device][write buffer][variant]. */
+struct strata_report;
+void btree_plots(struct strata_report *rep, struct bres res[WL_COUNT][BENCH_NDEV][5][3]);
+
 /* Load the real series (0 or an error). */
 int bench_load_data(void);
 

@@ -120,6 +120,8 @@ int bt_io_erase(struct strata_btree *bt, uint32_t page);
 /* 1 when the page reads erased, 0 when not, or an error. Never used on NAND, where reading
  * erased does not mean programmable (the layer's weak cells): there the commit records decide. */
 int bt_io_blank(struct strata_btree *bt, uint32_t page);
+/* Page-erase media: erase the page unless it reads erased (0 or an error). Not for NAND. */
+int bt_io_ready(struct strata_btree *bt, uint32_t page);
 /* NAND: 1 when the page's block is bad (factory or retired), 0 when not; 0 on other media. */
 int bt_io_bad(struct strata_btree *bt, uint32_t page);
 

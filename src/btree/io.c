@@ -90,3 +90,11 @@ int bt_io_blank(struct strata_btree *bt, uint32_t page)
     }
     return 1;
 }
+
+int bt_io_ready(struct strata_btree *bt, uint32_t page)
+{
+    int rc = bt_io_blank(bt, page);
+    if (rc < 0)
+        return rc;
+    return rc == 0 ? bt_io_erase(bt, page) : 0;
+}

@@ -262,7 +262,7 @@ static int clear_region(struct strata_btree *bt, uint32_t *maxseq)
                 continue; /* NAND: a bad block stays out of the tree's use */
             if (rc < 0 || ((rc = bt_io_erase(bt, pg)) != 0 && rc != STRATA_EBADBLOCK))
                 return rc;
-        } else if ((rc = bt_io_blank(bt, pg)) <= 0 && (rc < 0 || (rc = bt_io_erase(bt, pg)) != 0)) {
+        } else if ((rc = bt_io_ready(bt, pg)) != 0) {
             return rc;
         }
     }

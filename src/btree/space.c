@@ -84,12 +84,9 @@ int bt_head_take(struct strata_btree *bt, uint32_t *page)
         if (paged(bt)) {
             if (bt_live(bt, pg) || bt_list_has(bt, pg))
                 continue;
-            if (!(bt->flags & CTX_ERASED)) { /* erase on demand, unless it reads erased */
-                if ((rc = bt_io_blank(bt, pg)) < 0)
-                    return rc;
-                if (rc == 0 && (rc = bt_io_erase(bt, pg)) != 0)
-                    return rc;
-            }
+            /* erase on demand, unless it reads erased */
+            if (!(bt->flags & CTX_ERASED) && (rc = bt_io_ready(bt, pg)) != 0)
+                return rc;
         }
         *page = pg;
         return 0;

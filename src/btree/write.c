@@ -121,12 +121,8 @@ static int ow_alloc(struct strata_btree *bt, uint32_t *out)
             bt->flags &= (uint8_t)~CTX_ERASED;
         if (bt_live(bt, pg))
             continue;
-        if (!(bt->flags & CTX_ERASED)) {
-            if ((rc = bt_io_blank(bt, pg)) < 0)
-                return rc;
-            if (rc == 0 && (rc = bt_io_erase(bt, pg)) != 0)
-                return rc;
-        }
+        if (!(bt->flags & CTX_ERASED) && (rc = bt_io_ready(bt, pg)) != 0)
+            return rc;
         *out = pg;
         return 0;
     }
