@@ -44,7 +44,7 @@ static inline unsigned bt_lvl(const uint8_t *p)
 /* Bitmaps: bit i of byte i/8. */
 static inline int bit_get(const uint8_t *m, uint32_t i)
 {
-    return (m[i >> 3] >> (i & 7u)) & 1u;
+    return (int)((uint32_t)m[i >> 3] >> (i & 7u) & 1u);
 }
 static inline void bit_put(uint8_t *m, uint32_t i, int v)
 {
