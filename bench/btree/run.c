@@ -106,6 +106,7 @@ static struct strata_sim *device(const struct bconf *c)
     }
     sc.erase_count = c->units;
     sc.seed = 1;
+    sc.options = STRATA_SIM_OPT_IDEAL; /* throughput: the media's rules and costs, no random faults */
     return strata_sim_new(&sc);
 }
 

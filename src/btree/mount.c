@@ -540,7 +540,23 @@ static int vm_scan(struct strata_btree *bt)
         return STRATA_ECORRUPT;
     bt->root = (uint16_t)root;
     bt->since_clean = (uint16_t)k;
+    bt->cursor = (uint16_t)newest; /* for vm_refresh */
     return 0;
+}
+
+/* NAND: the newest page may be the one a cut interrupted late in its program: it reads well now
+ * but its weak cells may fail later. If it is a live node, write it again (a move, as garbage
+ * collection does: the mapping table keeps the address its parent holds). */
+static int vm_refresh(struct strata_btree *bt)
+{
+    unsigned b;
+    int rc;
+    if (bt->cfg->nand == NULL || !bt_live(bt, bt->cursor))
+        return 0;
+    if ((rc = bt_get(bt, bt->cursor, &b)) != 0)
+        return rc;
+    bt_dirty(bt, b);
+    return bt_commit(bt);
 }
 
 /* VMTREE: drop the recovered mappings that no parent holds. */
@@ -598,5 +614,5 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
     }
     bt->cursor = bt_is(bt, STRATA_BTREE_INPLACE) ? 1u : bt->cursor;
     bt->flags |= CTX_MOUNTED;
-    return 0;
+    return bt_is(bt, STRATA_BTREE_VMTREE) ? vm_refresh(bt) : 0;
 }

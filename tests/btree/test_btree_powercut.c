@@ -84,6 +84,7 @@ static void campaign(const char *name, const struct bt_setup *s, uint32_t preloa
     if (strcmp(s->profile, "nand-pic24") == 0) { /* NAND faults: bad blocks, bit errors */
         t.sim.factory_bad = 1;
         t.sim.read_flip_rate = 2e-6;
+        t.sim.options |= BT_NAND_OPTS;
     }
     t.arg = &p;
     t.setup = pc_setup;
