@@ -11,6 +11,7 @@ static int open_fs(struct bt_env *env, const struct bt_setup *s, int format)
     env->fscfg.flash = strata_sim_flash(env->sim);
     env->fscfg.buffer = env->fsbuf;
     env->fscfg.buffer_size = sizeof env->fsbuf;
+    memset(&env->fs, 0, sizeof env->fs); /* a fresh context (fs.h: zeroed before a mount) */
     if (format && (rc = strata_fs_format(&env->fs, &env->fscfg)) != 0)
         return rc;
     if ((rc = strata_fs_mount(&env->fs, &env->fscfg)) != 0)
@@ -103,6 +104,7 @@ int bt_env_remount(struct bt_env *env)
 {
     int rc;
     if (env->cfg.store != NULL) {
+        memset(&env->fs, 0, sizeof env->fs); /* RAM does not survive a power cut */
         if ((rc = strata_fs_mount(&env->fs, &env->fscfg)) != 0)
             return rc;
         if ((rc = strata_fs_open(&env->fs, &env->file, "tree", STRATA_FS_READ | STRATA_FS_WRITE)) != 0)
