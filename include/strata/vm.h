@@ -123,7 +123,6 @@ typedef uint32_t strata_vm_uptr;
 #define STRATA_VM_MAX_BLOCK 32768u
 #define STRATA_VM_MAX_BLOCKS 65534u        /* blocks in one cache */
 #define STRATA_VM_MAX_PINS 7u              /* nested pins of one block */
-#define STRATA_VM_RAM_ALIGN 4u             /* alignment of config.ram */
 
 /* The alignment of type T, for strata_vm_read_struct()/write_struct(). */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -133,6 +132,9 @@ typedef uint32_t strata_vm_uptr;
 #else
 #define STRATA_VM_ALIGNOF(T) ((uint32_t)offsetof(struct { char c_; T t_; }, t_))
 #endif
+/* Alignment of config.ram: the cache's control words are 32-bit, so what a uint32_t needs on
+ * this target (4 on ARM, 1 on AVR, 2 on MSP430): a uint32_t array always qualifies. */
+#define STRATA_VM_RAM_ALIGN STRATA_VM_ALIGNOF(uint32_t)
 
 /* ---- configuration -------------------------------------------------------------------------- */
 

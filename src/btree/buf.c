@@ -50,7 +50,7 @@ void bt_moved(struct strata_btree *bt, uint32_t from, uint32_t to)
 
 static unsigned level_of(const struct strata_btree *bt, unsigned b)
 {
-    return hdr_level(bt_page(bt, b));
+    return (unsigned)hdr_level(bt_page(bt, b));
 }
 
 int bt_flush(struct strata_btree *bt, unsigned b, int commit)

@@ -473,7 +473,7 @@ static int vm_newest_paged(struct strata_btree *bt, uint8_t *scr, uint32_t *newe
 static int vm_scan(struct strata_btree *bt)
 {
     uint8_t *scr = bt_page(bt, bt->nbuf - 1u), *seen = bt->cfg->bitmap;
-    uint32_t newest, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
+    uint32_t newest = 0, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
     int rc, voided = 0;
     rc = bt->seg == 1u ? vm_newest_paged(bt, scr, &newest, &clean) : vm_newest(bt, scr, &newest);
     if (bt->head == bt->pages)

@@ -74,9 +74,9 @@ static void answer(unsigned id, int rc)
 /* Compare n bytes read at offset at with the shadow. */
 static void check(const uint8_t *got, uint32_t at, uint32_t n)
 {
-    if (memcmp(got, shadow + at, n) != 0)
+    if (memcmp(got, shadow + at, (size_t)n) != 0)
         tgt_fail("read differs from the shadow at", (int32_t)at);
-    tgt_digest_bytes(&answers, got, n);
+    tgt_digest_bytes(&answers, got, (size_t)n);
 }
 
 static void mount(uint8_t scheme)
@@ -173,7 +173,7 @@ static void step(void)
         rc = strata_vm_write(&vm, l, vm.base + at, chunk, n);
         tgt_leave(V_WRITE_SLOW);
         answer(V_WRITE_SLOW, rc);
-        memcpy(shadow + at, chunk, n);
+        memcpy(shadow + at, chunk, (size_t)n);
     } else if (kind == 5u) {
         uint32_t v = tgt_rand(&rng);
         put_le32(at & ~3u, v);
@@ -183,14 +183,14 @@ static void step(void)
         rc = strata_vm_fill(&vm, vm.base + at, b, n);
         tgt_leave(V_FILL);
         answer(V_FILL, rc);
-        memset(shadow + at, b, n);
+        memset(shadow + at, b, (size_t)n);
     } else if (kind == 7u) {
         uint32_t to = tgt_rand_below(&rng, SPACE - n);
         tgt_enter();
         rc = strata_vm_move(&vm, vm.base + to, vm.base + at, n);
         tgt_leave(V_MOVE);
         answer(V_MOVE, rc);
-        memmove(shadow + to, shadow + at, n);
+        memmove(shadow + to, shadow + at, (size_t)n);
     } else if (kind == 8u) {
         void *p = NULL;
         uint32_t avail = 0;
@@ -283,7 +283,7 @@ int tgt_workload(void)
     mount(STRATA_VM_MULTI_CACHE);
     for (at = 0; at < SPACE; at += sizeof chunk) { /* the space as the shadow says: zeros */
         uint32_t n = SPACE - at < sizeof chunk ? SPACE - at : (uint32_t)sizeof chunk;
-        memset(chunk, 0, n);
+        memset(chunk, 0, (size_t)n);
         tgt_enter();
         rc = strata_vm_copy_in(&vm, vm.base + at, chunk, n);
         tgt_leave(V_COPY_IN);

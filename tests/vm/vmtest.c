@@ -136,7 +136,10 @@ static int attach_ftl(struct vt_backend *b, uint32_t bytes, int format)
 
 static int open_file(struct vt_backend *b)
 {
-    int rc = strata_fs_mount(&b->fs, &b->fs_cfg);
+    int rc;
+    /* a reboot: the context of the previous life is gone (fs refuses a mounted context) */
+    memset(&b->fs, 0, sizeof b->fs);
+    rc = strata_fs_mount(&b->fs, &b->fs_cfg);
     if (rc != 0)
         return rc;
     rc = strata_fs_open(&b->fs, &b->file, "vm", STRATA_FS_READ | STRATA_FS_WRITE | STRATA_FS_CREATE);
@@ -152,6 +155,7 @@ static int attach_fs(struct vt_backend *b, uint32_t bytes, int format)
     b->fs_cfg.buffer = b->fs_buf;
     b->fs_cfg.buffer_size = sizeof b->fs_buf;
     b->fs_cfg.default_size = bytes;
+    memset(&b->fs, 0, sizeof b->fs);
     if (format && (rc = strata_fs_format(&b->fs, &b->fs_cfg)) != 0)
         return rc;
     b->dev.sectors = (bytes + 255u) / 256u;
