@@ -2,7 +2,7 @@
 # Install what Strata needs from Debian's packages. As root it installs what is missing;
 # otherwise it prints the exact command and stops.
 set -eu
-packages="cmake make gcc libc6-dev libcmocka-dev pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi python3 clang libclang-rt-14-dev"
+packages="cmake make gcc libc6-dev libcmocka-dev pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi python3 clang libclang-rt-14-dev llvm"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
