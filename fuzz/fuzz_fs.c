@@ -7,7 +7,7 @@
  * a crash, hang or sanitizer report, and nothing is written outside the region. Consistent here:
  * a listed file that is unique in the listing opens and reads exactly its listed size, and a
  * file the fuzzer creates on a mounted image reads back what was written (unless a call on the
- * way reports an error).
+ * way reports an error), also after a modification of an existing file.
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +50,46 @@ static void read_listed(struct strata_fs *fs, const struct strata_fs_stat *list,
 static uint8_t probe_byte(uint32_t i)
 {
     return (uint8_t)(i * 7u + (i >> 8));
+}
+
+/* Modify a listed file in the middle (through its micro log) and at its end, sync, and read the
+ * modified bytes back; then truncate it. */
+static void modify(struct strata_fs *fs, const struct strata_fs_stat *st)
+{
+    struct strata_fs_file f;
+    uint8_t w[40], r[40];
+    uint32_t at = st->size / 2u, i;
+    for (i = 0; i < sizeof w; i++)
+        w[i] = probe_byte(i + 77u);
+    if (strata_fs_open(fs, &f, st->name, STRATA_FS_READ | STRATA_FS_WRITE) != 0)
+        return;
+    if (strata_fs_seek(fs, &f, (int32_t)at, STRATA_FS_SEEK_SET) == (int32_t)at &&
+        strata_fs_write(fs, &f, w, sizeof w) == (int32_t)sizeof w &&
+        strata_fs_write(fs, &f, w, 7) == 7 && strata_fs_sync(fs, &f) == 0 &&
+        strata_fs_seek(fs, &f, (int32_t)at, STRATA_FS_SEEK_SET) == (int32_t)at &&
+        strata_fs_read(fs, &f, r, sizeof r) == (int32_t)sizeof r && memcmp(r, w, sizeof w) != 0)
+        fz_fail("fs: bytes written into '%s' at %u read back different", st->name,
+                (unsigned)at);
+    strata_fs_truncate(fs, &f, at);
+    strata_fs_close(fs, &f);
+}
+
+/* The namespace calls on what the image holds. */
+static void namespace_calls(struct strata_fs *fs, const struct strata_fs_stat *list, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n && i < 4u; i++)
+        modify(fs, &list[i]);
+    if (n > 0) {
+        strata_fs_rename(fs, list[0].name, "~r");
+        strata_fs_rename(fs, "~r", n > 1 ? list[1].name : "~q"); /* replaces list[1] */
+    }
+    if (n > 2)
+        strata_fs_configure_log(fs, list[2].name, 256, 32);
+    if (n > 3)
+        strata_fs_remove(fs, list[3].name);
+    strata_fs_reserve(fs, "~v", 200);
+    strata_fs_configure_log(fs, "~w", 64, 16);
 }
 
 /* Create a file, write, sync, read back: what a mounted file system must get right. */
@@ -103,13 +143,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         strata_fs_df(&fs, &u);
         strata_fs_check(&fs, 0, &r);
         probe(&fs);
+        namespace_calls(&fs, list, listed);
         strata_fs_check(&fs, 1, &r);
         strata_fs_gc(&fs);
         strata_fs_unmount(&fs);
         if (strata_fs_mount(&fs, &g.cfg) == 0)
             strata_fs_check(&fs, 0, &r);
     }
-    fz_dev_check(&g.dev, 0, "fs");
+    fz_dev_check(&g.dev, 1, 0, "fs");
     fz_dev_free(&g.dev);
     return 0;
 }

@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_dev_load(&g.dev, image, n);
     if (strata_kv_mount(&kv, &g.cfg) == 0)
         exercise(&kv, &g);
-    fz_dev_check(&g.dev, 0, "kv");
+    fz_dev_check(&g.dev, 1, 0, "kv");
     fz_dev_free(&g.dev);
     return 0;
 }

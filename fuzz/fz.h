@@ -54,8 +54,10 @@ int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint64_t s
 void fz_dev_free(struct fz_dev *d);
 /* Overlay the region from its start with n bytes (the rest stays erased). */
 void fz_dev_load(struct fz_dev *d, const uint8_t *p, size_t n);
-/* Abort when a guard unit changed; with `rules`, also when the device saw a rule violation. */
-void fz_dev_check(const struct fz_dev *d, int rules, const char *who);
+/* Abort when (with `guards`) a guard unit changed, or (with `rules`) the device saw a rule
+ * violation. A changed guard stays changed (programs clear bits of the pattern, erases set all
+ * of them), so guards need checking only now and then: they cost a read of two units. */
+void fz_dev_check(const struct fz_dev *d, int guards, int rules, const char *who);
 
 /* A finding: print it (printf format) and abort, so that libFuzzer saves the input. */
 void fz_fail(const char *fmt, ...)

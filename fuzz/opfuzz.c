@@ -61,7 +61,7 @@ static uint32_t power_lost(const struct of_engine *e, void *st, struct fz_dev *d
     if (rc != 0)
         fz_fail("%s: recovery after a power cut failed: %d (%s)", e->name, rc,
                 strata_strerror(rc));
-    fz_dev_check(dev, 1, e->name);
+    fz_dev_check(dev, 1, 1, e->name);
     e->check(st);
     return i;
 }
@@ -96,9 +96,10 @@ int of_run(const struct of_engine *e, void *st, const uint8_t *data, size_t size
         } else if (rc == STRATA_EPOWER) {
             fz_fail("%s: STRATA_EPOWER with power on", e->name);
         }
-        fz_dev_check(&dev, 1, e->name);
+        fz_dev_check(&dev, 0, 1, e->name);
     }
     disarm(dev.sim);
+    fz_dev_check(&dev, 1, 1, e->name);
     if (getenv("STRATA_FUZZ_TRACE") != NULL) /* to see what seeds and crash inputs do */
         fprintf(stderr, "%s: %u steps, %u power cuts, %u more during recovery, %llu mutations\n",
                 e->name, (unsigned)steps, (unsigned)cuts, (unsigned)recovery_cuts,
