@@ -29,18 +29,6 @@ const uint32_t fsg_profile_count = COUNT(profiles), fsg_name_count = COUNT(names
                fsg_default_count = COUNT(defaults), fsg_log_count = COUNT(logs),
                fsg_clean_count = COUNT(cleans), fsg_buffer_count = COUNT(buffers);
 
-void fsg_read(struct fz_in *in, struct fsg_choice *c)
-{
-    unsigned i;
-    for (i = 0; i < FSG_FIELDS; i++)
-        c->f[i] = fz_u8(in);
-}
-
-void fsg_write(struct fz_out *o, const struct fsg_choice *c)
-{
-    fz_put_bytes(o, c->f, FSG_FIELDS);
-}
-
 const char *fsg_profile(const struct fsg_choice *c)
 {
     return profiles[c->f[FSG_PROFILE] % COUNT(profiles)].name;

@@ -14,7 +14,8 @@ enum fsg_field {
     FSG_PROFILE, FSG_UNITS, FSG_NAME_MAX, FSG_DEFAULT_SIZE, FSG_LOG, FSG_CLEAN_EVERY, FSG_BUFFER,
     FSG_FIELDS
 };
-/* One input byte per field, in this order; each is taken modulo its table (fs_glue.c). */
+/* One input byte per field, in this order (read with fz_take, written with fz_put_bytes); each
+ * is taken modulo its table (fs_glue.c). */
 struct fsg_choice {
     uint8_t f[FSG_FIELDS];
 };
@@ -26,8 +27,6 @@ struct fsg {
     uint8_t buf[512];
 };
 
-void fsg_read(struct fz_in *in, struct fsg_choice *c);
-void fsg_write(struct fz_out *o, const struct fsg_choice *c);
 /* Make the device (its random choices, e.g. tears, from seed) and the configuration. 0, or -1
  * when the device cannot be made. */
 int fsg_make(struct fsg *g, const struct fsg_choice *c, uint64_t seed);

@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     uint32_t listed = 0;
     fz_in_init(&in, data, size);
-    fsg_read(&in, &c);
+    fz_take(&in, c.f, FSG_FIELDS);
     if (fsg_make(&g, &c, 1) != 0)
         return 0;
     image = fz_rest(&in, &n);

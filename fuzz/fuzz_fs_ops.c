@@ -542,7 +542,7 @@ static int fo_start(void *arg, struct fz_in *in, struct fz_dev *dev)
     struct fsg_choice c;
     uint32_t ps;
     int valid, rc;
-    fsg_read(in, &c);
+    fz_take(in, c.f, FSG_FIELDS);
     if (fsg_make(&s->g, &c, fz_u8(in)) != 0)
         return -1;
     *dev = s->g.dev;
@@ -572,15 +572,10 @@ static void fo_stop(void *arg)
     fm_arena_free(&s->arena);
 }
 
-static const struct of_engine fs_engine = {"fs", fo_start, fo_step, fo_lost,
+static const struct of_engine fs_engine = {"fs", sizeof(struct fo), fo_start, fo_step, fo_lost,
                                            fo_recover, fo_check, fo_stop};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct fo *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return 0;
-    of_run(&fs_engine, s, data, size);
-    free(s);
-    return 0;
+    return of_run(&fs_engine, data, size);
 }

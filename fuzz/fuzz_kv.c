@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *image;
     size_t n;
     fz_in_init(&in, data, size);
-    kvg_read(&in, &c);
+    fz_take(&in, c.f, KVG_FIELDS);
     if (kvg_make(&g, &c, 1) != 0)
         return 0;
     memset(g.app, 0, sizeof g.app);

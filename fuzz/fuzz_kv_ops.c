@@ -489,7 +489,7 @@ static int ko_start(void *arg, struct fz_in *in, struct fz_dev *dev)
     struct kvg_choice c;
     uint8_t seed;
     int rc, rr;
-    kvg_read(in, &c);
+    fz_take(in, c.f, KVG_FIELDS);
     seed = fz_u8(in);
     s->strict = getenv("STRATA_FUZZ_STRICT") != NULL;
     if (kvg_make(&s->g, &c, seed) != 0)
@@ -516,15 +516,10 @@ static void ko_stop(void *arg)
     free(s->pending);
 }
 
-static const struct of_engine kv_engine = {"kv", ko_start, ko_step, ko_lost,
+static const struct of_engine kv_engine = {"kv", sizeof(struct ko), ko_start, ko_step, ko_lost,
                                            ko_recover, ko_check, ko_stop};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct ko *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return 0;
-    of_run(&kv_engine, s, data, size);
-    free(s);
-    return 0;
+    return of_run(&kv_engine, data, size);
 }

@@ -36,6 +36,13 @@ uint32_t fz_below(struct fz_in *in, uint32_t n)
     return n > 1u ? v % n : 0u;
 }
 
+void fz_take(struct fz_in *in, uint8_t *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        p[i] = fz_u8(in);
+}
+
 const uint8_t *fz_rest(struct fz_in *in, size_t *n)
 {
     const uint8_t *p = in->p + in->at;

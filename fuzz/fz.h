@@ -25,6 +25,8 @@ uint8_t fz_u8(struct fz_in *in);
 uint16_t fz_u16(struct fz_in *in); /* little-endian */
 /* A value in [0, n) (n >= 1): one byte when n <= 256, else two. */
 uint32_t fz_below(struct fz_in *in, uint32_t n);
+/* n bytes into p (zeros past the end). */
+void fz_take(struct fz_in *in, uint8_t *p, size_t n);
 /* The unread rest of the input; consumes it. */
 const uint8_t *fz_rest(struct fz_in *in, size_t *n);
 

@@ -17,18 +17,6 @@ const uint32_t kvg_profile_count = COUNT(profiles), kvg_payload_count = COUNT(pa
                kvg_node_count = COUNT(nodes), kvg_reserve_count = COUNT(reserves),
                kvg_domain_count = COUNT(domains), kvg_region_count = COUNT(regions);
 
-void kvg_read(struct fz_in *in, struct kvg_choice *c)
-{
-    unsigned i;
-    for (i = 0; i < KVG_FIELDS; i++)
-        c->f[i] = fz_u8(in);
-}
-
-void kvg_write(struct fz_out *o, const struct kvg_choice *c)
-{
-    fz_put_bytes(o, c->f, KVG_FIELDS);
-}
-
 uint32_t kvg_layout_bytes(const struct kvg *g)
 {
     const struct strata_kv_config *c = &g->cfg;

@@ -15,7 +15,8 @@ enum kvg_field {
     KVG_PROFILE, KVG_LOG_UNITS, KVG_PARTITION_UNITS, KVG_PARTITIONS, KVG_DIMS, KVG_PAYLOAD,
     KVG_SPARE, KVG_NODE, KVG_RESERVE, KVG_FLAGS, KVG_DOMAIN, KVG_REGION, KVG_FIELDS
 };
-/* One input byte per field, in this order; each is taken modulo its table (kv_glue.c). */
+/* One input byte per field, in this order (read with fz_take, written with fz_put_bytes); each
+ * is taken modulo its table (kv_glue.c). */
 struct kvg_choice {
     uint8_t f[KVG_FIELDS];
 };
@@ -30,8 +31,6 @@ struct kvg {
     uint8_t buf[4096];           /* erase_size bytes of scratch */
 };
 
-void kvg_read(struct fz_in *in, struct kvg_choice *c);
-void kvg_write(struct fz_out *o, const struct kvg_choice *c);
 /* Fill the configuration and make its device (random tears from seed). 0, or -1 when the
  * configuration needs more than the profile allows here or the device cannot be made. */
 int kvg_make(struct kvg *g, const struct kvg_choice *c, uint64_t seed);

@@ -66,17 +66,21 @@ static uint32_t power_lost(const struct of_engine *e, void *st, struct fz_dev *d
     return i;
 }
 
-int of_run(const struct of_engine *e, void *st, const uint8_t *data, size_t size)
+int of_run(const struct of_engine *e, const uint8_t *data, size_t size)
 {
+    void *st = calloc(1, e->state_size);
     struct fz_dev dev;
     struct fz_in in;
     struct plan plan = {0, {0}};
     uint32_t steps = 0, cuts = 0, recovery_cuts = 0;
+    if (st == NULL)
+        fz_fail("out of memory");
     fz_in_init(&in, data, size);
     memset(&dev, 0, sizeof dev);
     if (e->start(st, &in, &dev) != 0) {
         e->stop(st);
         fz_dev_free(&dev);
+        free(st);
         return 0;
     }
     while (fz_more(&in) && steps++ < OF_MAX_STEPS) {
@@ -106,6 +110,7 @@ int of_run(const struct of_engine *e, void *st, const uint8_t *data, size_t size
                 (unsigned long long)strata_sim_mutations(dev.sim));
     e->stop(st);
     fz_dev_free(&dev);
+    free(st);
     return 0;
 }
 

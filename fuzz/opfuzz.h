@@ -29,6 +29,7 @@
 
 struct of_engine {
     const char *name;
+    size_t state_size; /* the glue's state: allocated zeroed for each input, passed as `st` */
     /* Read the configuration from the input, make the device (fz_dev_new into *dev) and format.
      * 0, or non-zero to skip the input (a configuration the engine refuses: not a finding). */
     int (*start)(void *st, struct fz_in *in, struct fz_dev *dev);
@@ -46,8 +47,9 @@ struct of_engine {
     void (*stop)(void *st);
 };
 
-/* Run one input. Returns 0 (libFuzzer's convention); a finding aborts. */
-int of_run(const struct of_engine *e, void *st, const uint8_t *data, size_t size);
+/* Run one input (LLVMFuzzerTestOneInput calls this). Returns 0, libFuzzer's convention; a
+ * finding aborts. */
+int of_run(const struct of_engine *e, const uint8_t *data, size_t size);
 
 /* Encoding for seed scripts: a cut after `fuel` (>= 1) bytes, or during the k-th (1..256)
  * mutating operation, then `n` (0..3) cuts during recovery after rfuel[i] (>= 1) bytes each. */

@@ -1,7 +1,10 @@
 /* fuzz_seeds OUTDIR: write every target's seed corpus under OUTDIR/<target>/. */
 #include "seeds.h"
 
+#include "strata/powercut.h"
+
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,45 @@ void seed_write_image(const char *target, const char *prefix, const struct fz_ou
     seed_write(target, prefix, o.p, o.n);
     fz_out_free(&o);
     free(img);
+}
+
+static int catch_setup(struct strata_sim *sim, void *arg)
+{
+    const struct seed_catch *c = arg;
+    return c->setup(sim, c->arg);
+}
+
+static int catch_workload(struct strata_sim *sim, void *arg)
+{
+    const struct seed_catch *c = arg;
+    c->workload(sim, c->arg); /* seeds are best effort: errors before the cut do not matter */
+    return strata_sim_powered(sim) ? 0 : STRATA_EPOWER;
+}
+
+static int catch_recover(struct strata_sim *sim, void *arg)
+{
+    const struct seed_catch *c = arg;
+    seed_write_image(c->target, "cut", c->head, sim, c->first, c->units);
+    return c->mount(sim, c->arg);
+}
+
+void seed_catch(const struct seed_catch *c, const struct strata_sim_config *sim,
+                uint32_t samples)
+{
+    struct strata_powercut_test t;
+    struct strata_powercut_report r;
+    memset(&t, 0, sizeof t);
+    t.name = "seeds";
+    t.sim = *sim;
+    t.arg = (void *)(uintptr_t)c;
+    t.setup = catch_setup;
+    t.workload = catch_workload;
+    t.recover = catch_recover;
+    t.samples = samples;
+    t.recovery_cuts = 1;
+    t.seed = 7;
+    if (strata_powercut_run(&t, &r) != 0)
+        fz_fail("seeds: the %s power-cut campaign failed: %s", c->target, r.reason);
 }
 
 int main(int argc, char **argv)

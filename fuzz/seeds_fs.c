@@ -7,7 +7,6 @@
 #include "fs_ops.h"
 #include "opfuzz.h"
 #include "seeds.h"
-#include "strata/powercut.h"
 
 /* Choice indices (fs_glue.c's tables): profile 0 msp430f5529, 1 w25q128, 2 at45db041,
  * 3 at45db161, 4 m25p80; units = index + the profile's minimum. */
@@ -98,7 +97,7 @@ static void image(const struct fsg_choice *c, int fill, int leave_open)
             put(&fs, &f, 400, 0x3C);
         else
             strata_fs_unmount(&fs);
-        fsg_write(&head, c);
+        fz_put_bytes(&head, c->f, FSG_FIELDS);
         seed_write_image("fs", fill ? "full" : leave_open ? "open" : "image", &head, g.dev.sim,
                          g.dev.first, g.dev.units);
     }
@@ -110,19 +109,13 @@ static void image(const struct fsg_choice *c, int fill, int leave_open)
 
 struct catch {
     struct fsg g;
-    struct fsg_choice c;
     struct strata_fs fs;
 };
-
-static void set_flash(struct catch *k, struct strata_sim *sim)
-{
-    k->g.cfg.flash = strata_sim_flash(sim);
-}
 
 static int catch_setup(struct strata_sim *sim, void *arg)
 {
     struct catch *k = arg;
-    set_flash(k, sim);
+    k->g.cfg.flash = strata_sim_flash(sim);
     if (strata_fs_format(&k->fs, &k->g.cfg) != 0 || strata_fs_mount(&k->fs, &k->g.cfg) != 0)
         return STRATA_EINVAL;
     populate(&k->fs, 0, 0);
@@ -133,23 +126,18 @@ static int catch_workload(struct strata_sim *sim, void *arg)
 {
     struct catch *k = arg;
     int rc;
-    set_flash(k, sim);
+    k->g.cfg.flash = strata_sim_flash(sim);
     if ((rc = strata_fs_mount(&k->fs, &k->g.cfg)) != 0)
         return rc;
     populate(&k->fs, 1, 1);
-    return strata_sim_powered(sim) ? 0 : STRATA_EPOWER;
+    return 0;
 }
 
-/* The image as the cut left it (and as each cut recovery left it), then the recovery. */
-static int catch_recover(struct strata_sim *sim, void *arg)
+static int catch_mount(struct strata_sim *sim, void *arg)
 {
     struct catch *k = arg;
-    struct fz_out head = {0};
     int rc;
-    fsg_write(&head, &k->c);
-    seed_write_image("fs", "cut", &head, sim, k->g.dev.first, k->g.dev.units);
-    fz_out_free(&head);
-    set_flash(k, sim);
+    k->g.cfg.flash = strata_sim_flash(sim);
     rc = strata_fs_mount(&k->fs, &k->g.cfg);
     return rc == STRATA_EPOWER ? rc : 0;
 }
@@ -157,22 +145,16 @@ static int catch_recover(struct strata_sim *sim, void *arg)
 static void caught(const struct fsg_choice *c, uint32_t samples)
 {
     static struct catch k;
-    struct strata_powercut_test t;
-    struct strata_powercut_report r;
+    struct fz_out head = {0};
+    struct seed_catch sc = {"fs", NULL, 0, 0, catch_setup, catch_workload, catch_mount, &k};
     if (fsg_make(&k.g, c, 1) != 0)
         return;
-    k.c = *c;
-    memset(&t, 0, sizeof t);
-    t.name = "fs-seeds";
-    t.sim = *strata_sim_config_of(k.g.dev.sim);
-    t.arg = &k;
-    t.setup = catch_setup;
-    t.workload = catch_workload;
-    t.recover = catch_recover;
-    t.samples = samples;
-    t.recovery_cuts = 1;
-    t.seed = 7;
-    strata_powercut_run(&t, &r);
+    fz_put_bytes(&head, c->f, FSG_FIELDS);
+    sc.head = &head;
+    sc.first = k.g.dev.first;
+    sc.units = k.g.dev.units;
+    seed_catch(&sc, strata_sim_config_of(k.g.dev.sim), samples);
+    fz_out_free(&head);
     fz_dev_free(&k.g.dev);
 }
 
@@ -276,7 +258,7 @@ static void script(const char *prefix, const struct fsg_choice *c, void (*body)(
 {
     static const uint16_t rfuel[3] = {40, 9, 300};
     struct fz_out o = {0};
-    fsg_write(&o, c);
+    fz_put_bytes(&o, c->f, FSG_FIELDS);
     fz_put8(&o, 3); /* the device's seed */
     if (fuel != 0)
         of_put_cut_bytes(&o, fuel, STRATA_SIM_TEAR_RANDOM, recovery_cuts, rfuel);

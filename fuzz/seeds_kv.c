@@ -5,45 +5,19 @@
 #include "kv_ops.h"
 #include "opfuzz.h"
 #include "seeds.h"
-#include "strata/powercut.h"
 
-/* Field values by index into kv_glue.c's tables; plain numbers for the rest. */
-struct kv_pick {
-    uint8_t profile;   /* 0 msp430f5529, 1 at45db161, 2 at45db041, 3 w25q128 */
-    uint8_t log_units; /* + 3 */
-    uint8_t punits;    /* + 1 */
-    uint8_t parts;     /* + 2 */
-    uint8_t dims;      /* + 2 */
-    uint8_t payload, spare, node, reserve, flags, domain, region;
-};
-
-static struct kvg_choice choice(const struct kv_pick *p)
-{
-    struct kvg_choice c;
-    c.f[KVG_PROFILE] = p->profile;
-    c.f[KVG_LOG_UNITS] = p->log_units;
-    c.f[KVG_PARTITION_UNITS] = p->punits;
-    c.f[KVG_PARTITIONS] = p->parts;
-    c.f[KVG_DIMS] = p->dims;
-    c.f[KVG_PAYLOAD] = p->payload;
-    c.f[KVG_SPARE] = p->spare;
-    c.f[KVG_NODE] = p->node;
-    c.f[KVG_RESERVE] = p->reserve;
-    c.f[KVG_FLAGS] = p->flags;
-    c.f[KVG_DOMAIN] = p->domain;
-    c.f[KVG_REGION] = p->region;
-    return c;
-}
-
-/* Configurations: the paper's shape, small nodes without spare slots (discard undo falls back
- * to erase undo), erase undo, pivot + regular split with 3 dimensions and a payload, a tiny
- * domain (chains), many partitions, a single-point domain, big-unit NOR. */
-static const struct kv_pick picks[] = {
-    {0, 1, 3, 2, 0, 0, 5, 4, 3, 0, 1, 1},    {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2},
-    {0, 2, 1, 1, 0, 1, 2, 2, 2, 4, 1, 1},    {0, 0, 3, 2, 1, 2, 1, 3, 2, 3, 0x11, 3},
-    {1, 1, 2, 0, 0, 0, 2, 2, 0, 0, 0x22, 1}, {0, 3, 1, 6, 0, 0, 3, 2, 1, 4, 0x50, 0},
-    {2, 0, 1, 0, 1, 3, 1, 3, 3, 1, 0x33, 1}, {3, 0, 0, 0, 0, 4, 2, 4, 4, 6, 0x44, 3},
-    {0, 0, 3, 1, 0, 1, 7, 5, 2, 0, 0x03, 1},
+/* Configurations, as kvg_choice bytes (kv_glue.c's field order and tables): profile (0
+ * msp430f5529, 1 at45db161, 2 at45db041, 3 w25q128), log units - 3, partition units - 1,
+ * partitions - 2, dims - 2, payload, spare slots, node, reserve, flags, domain, region.
+ * The paper's shape, small nodes without spare slots (discard undo falls back to erase undo),
+ * erase undo, pivot + regular split with 3 dimensions and a payload, a tiny domain (chains),
+ * many partitions, a single-point domain, big-unit NOR, 128-byte nodes. */
+static const struct kvg_choice picks[] = {
+    {{0, 1, 3, 2, 0, 0, 5, 4, 3, 0, 1, 1}},    {{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2}},
+    {{0, 2, 1, 1, 0, 1, 2, 2, 2, 4, 1, 1}},    {{0, 0, 3, 2, 1, 2, 1, 3, 2, 3, 0x11, 3}},
+    {{1, 1, 2, 0, 0, 0, 2, 2, 0, 0, 0x22, 1}}, {{0, 3, 1, 6, 0, 0, 3, 2, 1, 4, 0x50, 0}},
+    {{2, 0, 1, 0, 1, 3, 1, 3, 3, 1, 0x33, 1}}, {{3, 0, 0, 0, 0, 4, 2, 4, 4, 6, 0x44, 3}},
+    {{0, 0, 3, 1, 0, 1, 7, 5, 2, 0, 0x03, 1}}, {{2, 0, 1, 0, 0, 0, 3, 6, 2, 2, 0, 1}},
 };
 #define PICKS (sizeof picks / sizeof picks[0])
 
@@ -84,7 +58,7 @@ static void images(const struct kvg_choice *c)
     struct strata_kv kv;
     struct fz_out head = {0};
     unsigned k;
-    kvg_write(&head, c);
+    fz_put_bytes(&head, (c)->f, KVG_FIELDS);
     for (k = 0; k < 3; k++) {
         if (kvg_make(&g, c, 1) != 0)
             break;
@@ -103,66 +77,51 @@ static void images(const struct kvg_choice *c)
 
 /* ---- images caught by the power-cut harness ------------------------------------------------- */
 
-struct catch {
-    struct kvg g;
-    struct kvg_choice c;
-    struct strata_kv kv;
-};
-
 static int catch_setup(struct strata_sim *sim, void *arg)
 {
-    struct catch *k = arg;
-    k->g.cfg.flash = strata_sim_flash(sim);
-    if (strata_kv_format(&k->kv, &k->g.cfg) != 0)
+    struct kvg *g = arg;
+    struct strata_kv kv;
+    g->cfg.flash = strata_sim_flash(sim);
+    if (strata_kv_format(&kv, &g->cfg) != 0)
         return STRATA_EINVAL;
-    return insert(&k->kv, &k->g.cfg, 0, 40, 10);
+    return insert(&kv, &g->cfg, 0, 40, 10);
 }
 
 static int catch_workload(struct strata_sim *sim, void *arg)
 {
-    struct catch *k = arg;
+    struct kvg *g = arg;
+    struct strata_kv kv;
     int rc;
-    k->g.cfg.flash = strata_sim_flash(sim);
-    if ((rc = strata_kv_mount(&k->kv, &k->g.cfg)) != 0)
+    g->cfg.flash = strata_sim_flash(sim);
+    if ((rc = strata_kv_mount(&kv, &g->cfg)) != 0)
         return rc;
-    rc = insert(&k->kv, &k->g.cfg, 40, 400, 25);
-    return strata_sim_powered(sim) ? 0 : STRATA_EPOWER;
+    return insert(&kv, &g->cfg, 40, 400, 25);
 }
 
-static int catch_recover(struct strata_sim *sim, void *arg)
+static int catch_mount(struct strata_sim *sim, void *arg)
 {
-    struct catch *k = arg;
-    struct fz_out head = {0};
+    struct kvg *g = arg;
+    struct strata_kv kv;
     int rc;
-    kvg_write(&head, &k->c);
-    seed_write_image("kv", "cut", &head, sim, k->g.dev.first,
-                     kvg_layout_bytes(&k->g) / k->g.cfg.flash->geo.erase_size);
-    fz_out_free(&head);
-    k->g.cfg.flash = strata_sim_flash(sim);
-    rc = strata_kv_mount(&k->kv, &k->g.cfg);
+    g->cfg.flash = strata_sim_flash(sim);
+    rc = strata_kv_mount(&kv, &g->cfg);
     return rc == STRATA_EPOWER ? rc : 0;
 }
 
 static void caught(const struct kvg_choice *c, uint32_t samples)
 {
-    static struct catch k;
-    struct strata_powercut_test t;
-    struct strata_powercut_report r;
-    if (kvg_make(&k.g, c, 1) != 0)
+    static struct kvg g;
+    struct fz_out head = {0};
+    struct seed_catch sc = {"kv", NULL, 0, 0, catch_setup, catch_workload, catch_mount, &g};
+    if (kvg_make(&g, c, 1) != 0)
         return;
-    k.c = *c;
-    memset(&t, 0, sizeof t);
-    t.name = "kv-seeds";
-    t.sim = *strata_sim_config_of(k.g.dev.sim);
-    t.arg = &k;
-    t.setup = catch_setup;
-    t.workload = catch_workload;
-    t.recover = catch_recover;
-    t.samples = samples;
-    t.recovery_cuts = 1;
-    t.seed = 11;
-    strata_powercut_run(&t, &r);
-    fz_dev_free(&k.g.dev);
+    fz_put_bytes(&head, c->f, KVG_FIELDS);
+    sc.head = &head;
+    sc.first = g.dev.first;
+    sc.units = kvg_layout_bytes(&g) / g.cfg.flash->geo.erase_size;
+    seed_catch(&sc, strata_sim_config_of(g.dev.sim), samples);
+    fz_out_free(&head);
+    fz_dev_free(&g.dev);
 }
 
 /* ---- operation scripts ------------------------------------------------------------------------ */
@@ -233,7 +192,7 @@ static void script(const char *prefix, const struct kvg_choice *c, void (*body)(
 {
     static const uint16_t rfuel[3] = {30, 500, 7};
     struct fz_out o = {0};
-    kvg_write(&o, c);
+    fz_put_bytes(&o, (c)->f, KVG_FIELDS);
     fz_put8(&o, 5);
     if (fuel != 0)
         of_put_cut_bytes(&o, fuel, STRATA_SIM_TEAR_RANDOM, recovery_cuts, rfuel);
@@ -248,7 +207,7 @@ void seeds_kv(void)
 {
     unsigned i;
     for (i = 0; i < PICKS; i++) {
-        struct kvg_choice c = choice(&picks[i]);
+        const struct kvg_choice c = picks[i];
         images(&c);
         if (i < 5)
             caught(&c, 5);
