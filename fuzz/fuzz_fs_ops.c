@@ -29,8 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define R STRATA_FS_READ
 #define W STRATA_FS_WRITE
 #define C STRATA_FS_CREATE
-static const unsigned fo_flags[FO_FLAGS] = {R,     W,     R | W, R | W | C, R | W | C | STRATA_FS_EXCL,
-                                            STRATA_FS_APPEND | C, STRATA_FS_APPEND | R | C, W | C};
+static const unsigned fo_flags[FO_FLAGS] = {
+    R, W, R | W, R | W | C, R | W | C | STRATA_FS_EXCL, STRATA_FS_APPEND | C,
+    STRATA_FS_APPEND | R | C, W | C};
 static const uint32_t fo_logs[FO_LOGS][2] = {{64, 16}, {256, 64}, {512, 256},
                                              {32, 1},  {600, 200}, {128, 128}};
 

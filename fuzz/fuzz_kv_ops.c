@@ -45,7 +45,7 @@ struct ko {
     uint8_t diverged; /* a mount restored the store: it may differ from the reference */
 };
 
-/* ---- records ------------------------------------------------------------------------------ */
+/* ---- records -------------------------------------------------------------------------------- */
 
 static void payload_of(uint32_t ts, uint8_t *p, unsigned n)
 {
@@ -227,7 +227,8 @@ static uint32_t checked_scan(struct ko *s, const struct strata_kv_query *q,
         if (r.ts >= s->serial)
             fz_fail("kv: a scan returned ts %u, never put", (unsigned)r.ts);
         record_of(s, r.ts, &want, wp);
-        if (!same_record(s, &r, &want) || !in_query(s, q, &r) || (seen[r.ts / 8u] >> (r.ts % 8u)) & 1u)
+        if (!same_record(s, &r, &want) || !in_query(s, q, &r) ||
+            ((seen[r.ts / 8u] >> (r.ts % 8u)) & 1u))
             fz_fail("kv: a scan returned ts %u %s", (unsigned)r.ts,
                     !same_record(s, &r, &want) ? "with values or payload it was not put with"
                     : !in_query(s, q, &r)      ? "outside the query"
@@ -288,7 +289,7 @@ static void check_get(struct ko *s, const int16_t *v)
                 rc, rc == 0 ? (unsigned)r.ts : 0u, (unsigned)n, (unsigned)last.ts);
 }
 
-/* ---- operations ------------------------------------------------------------------------------- */
+/* ---- operations ----------------------------------------------------------------------------- */
 
 /* The reference catches up with a commit of the store under test. */
 static void reference_commit(struct ko *s)
@@ -415,7 +416,7 @@ static void op_stat(struct ko *s)
                 (unsigned)count);
 }
 
-/* ---- the harness's callbacks ------------------------------------------------------------------ */
+/* ---- the harness's callbacks ---------------------------------------------------------------- */
 
 static void ko_lost(void *arg)
 {

@@ -158,7 +158,7 @@ static void caught(const struct fsg_choice *c, uint32_t samples)
     fz_dev_free(&k.g.dev);
 }
 
-/* ---- operation scripts ------------------------------------------------------------------------ */
+/* ---- operation scripts ---------------------------------------------------------------------- */
 
 static void op(struct fz_out *o, unsigned kind, unsigned a, unsigned b, unsigned c)
 {
@@ -169,7 +169,10 @@ static void op(struct fz_out *o, unsigned kind, unsigned a, unsigned b, unsigned
     case FO_APPEND: fz_put8(o, a); fz_put16(o, b - 1u); fz_put8(o, b); break;
     case FO_READ: fz_put8(o, a); fz_put16(o, b); fz_put16(o, c); break;
     case FO_TRUNC: fz_put8(o, a); fz_put16(o, b); break;
-    case FO_RENAME: fz_put8(o, a); fz_put8(o, (unsigned)((int)b - (int)a - 1 + (int)FM_NAMES) % FM_NAMES); break;
+    case FO_RENAME: /* the target is a + 1 + (byte % (FM_NAMES - 1)) */
+        fz_put8(o, a);
+        fz_put8(o, (unsigned)((int)b - (int)a - 1 + (int)FM_NAMES) % FM_NAMES);
+        break;
     case FO_RESERVE: fz_put8(o, a); fz_put16(o, b); break;
     case FO_CONFLOG: fz_put8(o, a); fz_put8(o, b); break;
     case FO_SYNC: case FO_CLOSE: case FO_REMOVE: case FO_STAT: fz_put8(o, a); break;

@@ -124,7 +124,7 @@ static void caught(const struct kvg_choice *c, uint32_t samples)
     fz_dev_free(&g.dev);
 }
 
-/* ---- operation scripts ------------------------------------------------------------------------ */
+/* ---- operation scripts ---------------------------------------------------------------------- */
 
 static void put(struct fz_out *o, uint8_t mode, uint16_t a, uint16_t b, uint16_t c)
 {

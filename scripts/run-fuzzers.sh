@@ -68,7 +68,8 @@ while IFS="$tab" read -r name covers dict; do
         -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} ${FUZZ_FLAGS:-} \
         "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1; then
         status=1
-        echo "   FOUND a problem: $(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)"
+        what=$(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)
+        echo "   FOUND a problem: $what"
         grep -E '^artifact_prefix|Test unit written to' "$logs/$name.log" | sed 's/^/   /' || true
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
