@@ -2,7 +2,12 @@
 # Install what Strata needs from Debian's packages. As root it installs what is missing;
 # otherwise it prints the exact command and stops.
 set -eu
-packages="cmake make gcc libc6-dev libcmocka-dev pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi python3 clang libclang-rt-14-dev llvm"
+packages="cmake make gcc libc6-dev libcmocka-dev pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi python3 clang libclang-rt-14-dev"
+# make target-test: QEMU for Cortex-M (and qemu-i386 for -m32 where the kernel cannot run it),
+# avr-gcc and simavr (its library for the cycle-counting runner), -m32 multilib, llvm-ar for msp430
+packages="$packages qemu-system-arm qemu-user gcc-avr avr-libc binutils-avr simavr libsimavr-dev gcc-multilib llvm"
+# the HTML report: plots (run with /usr/bin/python3) and the headless-browser check of the page
+packages="$packages python3-matplotlib chromium"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

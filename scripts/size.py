@@ -121,6 +121,10 @@ class CallGraph:
         self.by_name = {}    # name -> [(file, name)]
         self.by_short = {}   # name without the static function's "file:" prefix -> keys
         self.unlisted = set()  # indirect callers outside the driver wrappers and INDIRECT
+        # With a port and a linked binary (--measured): the port's operations the flash
+        # wrappers call, and libc/libgcc helpers' stack from the binary (name -> bytes).
+        self.port_ops = []
+        self.libc = {}
 
     def load(self, ci_path):
         key_file = ci_path
@@ -161,6 +165,8 @@ class CallGraph:
                 name = short_name(key[1])
                 if module_of(key[0]) in DRIVER_MODULES:
                     flags.add("+driver")
+                    for tk in (k for t in self.port_ops for k in self.by_short.get(t, [])):
+                        deepest = max(deepest, self.follow(tk, stack + (key,), memo, flags))
                 elif name in INDIRECT:
                     for t in INDIRECT[name]:
                         targets = self.by_short.get(t, [])
@@ -176,6 +182,7 @@ class CallGraph:
             targets = self.resolve(key, callee)
             if not targets:
                 flags.add("+libc")
+                deepest = max(deepest, self.libc.get(callee, 0))
                 continue
             for t in targets:
                 deepest = max(deepest, self.follow(t, stack + (key,), memo, flags))
@@ -207,18 +214,22 @@ def module_of(ci_path):
     return m.group(1) if m else ""
 
 
+def load_graph(graph, objs):
+    for o in objs:
+        ci = re.sub(r"\.(c\.)?obj$|\.o$", "", o)
+        for cand in (ci + ".ci", ci + ".c.ci"):
+            if os.path.exists(cand):
+                graph.load(cand)
+                break
+
+
 def analyse(cpu, build):
     mods = module_objects(build)
     if not mods:
         sys.exit("size: no module objects under %s/src (did the cross build run?)" % build)
     graph = CallGraph(complete="/" not in cpu)
     for objs in mods.values():
-        for o in objs:
-            ci = re.sub(r"\.(c\.)?obj$|\.o$", "", o)
-            for cand in (ci + ".ci", ci + ".c.ci"):
-                if os.path.exists(cand):
-                    graph.load(cand)
-                    break
+        load_graph(graph, objs)
     report = {"cpu": cpu, "modules": {}, "problems": []}
     for m, objs in mods.items():
         text, data, bss = section_sizes(objs)
@@ -292,16 +303,138 @@ def print_report(r):
         print("  PROBLEM: " + p)
 
 
+# ---- measured figures (make target-test) --------------------------------------------------------
+# The target workloads (targets/, docs/targets.md) measure each public call on the cores: the stack
+# high-water mark by painting, instructions with a QEMU plugin, AVR cycles in simavr. Given their
+# report (--measured), each build is a target build holding the workloads' RAM flash port, whose
+# operations the flash wrappers reach; with the port and the libc/libgcc helpers of the linked
+# programs the static bound covers everything the measured call ran, so it must be >= the
+# measurement for every call, or the analysis misses something (a PROBLEM).
+PORT_OPS = ["rf_read", "rf_prog", "rf_erase"]  # targets/common/ramflash.c
+INSN_RE = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
+FUNC_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+CALL_RE = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")
+
+
+def push_bytes(operands):
+    """Bytes a push {reglist} stores (register ranges included)."""
+    n = 0
+    for r in operands.strip("{} ").split(","):
+        a = re.findall(r"\d+", r)
+        n += int(a[1]) - int(a[0]) + 1 if "-" in r and len(a) == 2 else 1
+    return 4 * n
+
+
+def binary_frames(elfs):
+    """{function: worst stack bytes} of the linked programs' functions, from their disassembly:
+    pushes and sp subtractions of the function plus its deepest callee (bl, or a branch into
+    another function). Used for the libc/libgcc helpers, which have no call-graph files."""
+    frame, calls = {}, {}
+    for elf in elfs:
+        fn = None
+        for line in run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", elf]).splitlines():
+            m = FUNC_RE.match(line)
+            if m:
+                fn = m.group(1)
+                frame.setdefault(fn, 0)
+                calls.setdefault(fn, set())
+                continue
+            m = INSN_RE.match(line)
+            if fn is None or not m:
+                continue
+            op, arg = m.group(1), m.group(2)
+            if op.startswith("push") or op.startswith("stmdb") and arg.startswith("sp!"):
+                frame[fn] = max(frame[fn], push_bytes(arg.split(",", 1)[-1] if op.startswith("stmdb") else arg))
+            elif op.startswith("sub") and re.match(r"sp,\s*(sp,\s*)?#\d+", arg):
+                frame[fn] += int(re.findall(r"#(\d+)", arg)[0])
+            elif op.startswith("b") and not op.startswith("bx"):
+                c = CALL_RE.search(arg)
+                if c and c.group(1) != fn:
+                    calls[fn].add(c.group(1))
+    memo = {}
+
+    def worst(f, seen=()):
+        if f in memo:
+            return memo[f]
+        if f in seen or f not in frame:
+            return 0
+        memo[f] = frame[f] + max([worst(c, seen + (f,)) for c in calls[f]] or [0])
+        return memo[f]
+    return {f: worst(f) for f in frame}
+
+
+def measured_section(report, build, measured):
+    """Print the measured figures of this build's CPU beside the static bounds; add problems."""
+    cpu = report["cpu"]
+    runs = measured.get("runs", {}).get(cpu)
+    if not runs:
+        return
+    graph = CallGraph(complete=True)
+    for objs in module_objects(build).values():
+        load_graph(graph, objs)
+    port = []
+    for root, _, files in os.walk(os.path.join(build, "targets")):
+        port += [os.path.join(root, f) for f in files if f.endswith((".obj", ".o"))]
+    load_graph(graph, port)
+    graph.port_ops = PORT_OPS
+    elfs = [os.path.join(build, "targets", f) for f in sorted(os.listdir(os.path.join(build, "targets")))
+            if f.endswith(".elf")]
+    graph.libc = binary_frames(elfs)
+    print("  measured by the target workloads (make target-test) on %s: stack bytes as make size "
+          "bounds it (engine) / bounded with the RAM port and libc / measured high-water; "
+          "instructions per call, mean / max over the workload:" % cpu)
+    for engine, run_ in sorted(runs.items()):
+        for call, c in sorted(run_.get("calls", {}).items()):
+            name = "strata_" + call
+            keys = graph.by_name.get(name)
+            if not keys or "stack" not in c:
+                continue
+            full = max(graph.worst(k)[0] for k in keys)
+            engine_only = report["modules"].get(engine, {}).get("functions", {}).get(name, {}).get("stack")
+            m = c.get("instructions")
+            print("    %-20s %5s / %5d / %5d   %9s / %s" % (
+                call, engine_only, full, c["stack"], "%.0f" % m["mean"] if m else "-",
+                m["max"] if m else "-"))
+            report.setdefault("measured", {})[name] = dict(c, static_with_port=full)
+            if c["stack"] > full:
+                report["problems"].append(
+                    "%s measured %d B of stack on %s, above its static bound %d B: the analysis "
+                    "misses a path" % (name, c["stack"], cpu, full))
+
+
+def print_avr(measured):
+    runs = measured.get("runs", {}).get("avr")
+    if not runs:
+        return
+    print("\navr (ATmega1284, simavr; no static bound: avr-gcc 5 has no -fcallgraph-info): "
+          "measured stack bytes; cycles per call, mean / max over the workload:")
+    for engine, run_ in sorted(runs.items()):
+        for call, c in sorted(run_.get("calls", {}).items()):
+            m = c.get("cycles")
+            if call != "bracket" and m:
+                print("    %-20s %5d   %9.0f / %d" % (call, c["stack"], m["mean"], m["max"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
+    ap.add_argument("--measured", help="report.json of make target-test: print the measured "
+                    "figures beside the static bounds and check them")
     ap.add_argument("builds", nargs="+", help="CPU=BUILD_DIR")
     args = ap.parse_args()
+    measured = json.load(open(args.measured)) if args.measured else None
     reports = []
     for spec in args.builds:
         cpu, build = spec.split("=", 1)
         reports.append(analyse(cpu, build))
         print_report(reports[-1])
+        if measured:
+            measured_section(reports[-1], build, measured)
+            for p in reports[-1]["problems"]:
+                if "measured" in p:
+                    print("  PROBLEM: " + p)
+    if measured:
+        print_avr(measured)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as fh:
         json.dump({"builds": reports}, fh, indent=1)

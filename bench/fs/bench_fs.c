@@ -333,9 +333,12 @@ int main(int argc, char **argv)
     strata_report_note(r, "All times are simulated device time on the named profile "
                           "(flash-profiles.md); bytes and erases are counted by the simulator.");
     table1(r);
+    fs_plot_table1(r);
     throughput(r);
+    fs_plot_throughput(r);
     micro_logs(r);
     workloads(r);
+    fs_plot_workloads(r);
     examples(r);
     footprint(r);
     i = strata_report_write(r, out, stdout);

@@ -34,6 +34,11 @@ void fill(uint8_t *p, uint32_t n, uint32_t seed);
 int put_file(struct bdev *d, const char *name, const uint8_t *data, uint32_t n, uint32_t chunk);
 
 void workloads(struct strata_report *r);
+/* The report's plots (plots.c): each from the table just written, or from what was recorded. */
+void fs_plot_table1(struct strata_report *r);
+void fs_plot_throughput(struct strata_report *r);
+void fs_plot_workloads(struct strata_report *r);
+void fs_plot_rotation_wear(const char *profile, const struct strata_sim *sim);
 void examples(struct strata_report *r);
 void footprint(struct strata_report *r);
 

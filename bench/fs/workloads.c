@@ -203,6 +203,8 @@ static void run_one(struct strata_report *r, const struct wl *w, const char *pro
         before = (struct strata_sim_stats){0}; /* wl_c resets after creating its file */
     strata_sim_stats_diff(&before, &after, &s);
     strata_sim_wear(d.sim, &wear);
+    if (w->fn == wl_d)
+        fs_plot_rotation_wear(profile, d.sim);
     strata_report_text(r, "%s", w->name);
     strata_report_text(r, "%s", profile);
     strata_report_num(r, "%.0f", (double)user);

@@ -6,6 +6,7 @@
 
 #include "energy.h"
 #include "kv_internal.h"
+#include "plot.h"
 
 /* ---- workloads (workload.c) ---------------------------------------------------------------- */
 
@@ -49,8 +50,17 @@ struct lat {
     uint64_t n;
 };
 
+/* What the report's plots take from a run: the capacitor trace, the wear, the store's layout. */
+#define RUN_WEAR_UNITS 256
+struct run_plot {
+    struct strata_trace trace;
+    uint32_t wear[RUN_WEAR_UNITS], units;
+    struct strata_kv_config layout;
+};
+
 struct run_cfg {
     const struct store_ops *ops;
+    struct run_plot *plot; /* NULL: nothing recorded for the plots */
     const struct wl_rec *recs;
     uint32_t n, every;
     uint16_t flags;     /* STRATA_KV_... (split, undo) */
@@ -84,5 +94,12 @@ void lat_add(struct lat *l, double s);
 /* The store layout on the 128 KiB device: 80 KiB in 4 partitions, the rest for log and save. */
 void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint16_t flags,
                   void *buf);
+
+/* ---- the report's plots (plots.c) ------------------------------------------------------------ */
+
+/* Voltage timeline, progress and wear of RB, WAL and COW (uniform data, 7 mA); total time and
+ * power failures per data set and store; RB under weaker supplies. */
+void kv_plots(struct strata_report *rep, struct run_plot plots[3], struct run_result res[3][3],
+              const struct run_result *rb6, const struct run_result *rb5);
 
 #endif

@@ -21,6 +21,7 @@ static struct wl_rec *data[3];
 static double *trace;
 static size_t trace_len;
 static int use_trace;
+static struct run_plot *recording; /* where one() records for the plots, or NULL */
 
 static void one(const struct store_ops *ops, enum wl_kind wl, double ma, uint16_t flags,
                 int scans, struct run_result *r)
@@ -32,6 +33,7 @@ static void one(const struct store_ops *ops, enum wl_kind wl, double ma, uint16_
         c.trace_len = trace_len;
     }
     c.ops = ops;
+    c.plot = recording;
     c.recs = data[wl];
     c.n = N_RECORDS;
     c.every = EVERY;
@@ -363,6 +365,7 @@ int main(int argc, char **argv)
     struct strata_report *rep;
     static struct run_result res[3][3], rb6, rb5, regular, erase_run, lazy_nofail, regular_nofail,
         solar[3];
+    static struct run_plot plots[3];
     struct lat discard_l = {0, 0, 0}, erase_l = {0, 0, 0};
     uint64_t fb_discard = 0, fb_erase = 0;
     const struct store_ops *stores[3] = {&rb_ops, &wal_ops, &cow_ops};
@@ -407,8 +410,11 @@ int main(int argc, char **argv)
         }
     }
     for (w = 0; w < 3; w++)
-        for (s = 0; s < 3; s++)
+        for (s = 0; s < 3; s++) {
+            recording = w == WL_UNIFORM ? &plots[s] : NULL;
             one(stores[s], (enum wl_kind)w, 7, s == 2 ? STRATA_KV_ERASE_UNDO : 0, 100, &res[w][s]);
+        }
+    recording = NULL;
     /* an irregular supply: solar power from the real irradiance (paper Section V-F) */
     if ((rc = wl_solar_trace(&trace, 3.3 * 0.007)) > 0) {
         trace_len = (size_t)rc;
@@ -539,10 +545,13 @@ int main(int argc, char **argv)
         strata_report_text(rep, "%u B", (unsigned)sizeof(struct strata_kv_iter));
         strata_report_text(rep, "-");
     }
+    kv_plots(rep, plots, res, &rb6, &rb5);
     rc = strata_report_write(rep, out, stdout);
     strata_report_free(rep);
-    for (w = 0; w < 3; w++)
+    for (w = 0; w < 3; w++) {
         free(data[w]);
+        strata_trace_free(&plots[w].trace);
+    }
     free(trace);
     return rc ? 1 : 0;
 }

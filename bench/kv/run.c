@@ -18,11 +18,21 @@ struct meter {
     struct strata_sim_op *ops; /* every operation, for the flash-only replay */
     size_t n, cap;
     double erase_s; /* device time of erases so far */
+    struct run_plot *plot; /* the trace, while the run is traced */
+    double progress;       /* records the program has stored (as its state last said) */
 };
+
+static void mark(struct meter *m, enum strata_trace_event ev)
+{
+    if (m->plot)
+        strata_trace_add(&m->plot->trace, m->e.t, m->e.v, m->progress, ev);
+}
 
 static int meter_observer(void *arg, const struct strata_sim_op *op)
 {
     struct meter *m = arg;
+    uint64_t failures = m->e.st.power_failures;
+    int cut;
     if (m->n == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 65536;
         m->ops = realloc(m->ops, m->cap * sizeof *m->ops);
@@ -30,7 +40,9 @@ static int meter_observer(void *arg, const struct strata_sim_op *op)
     m->ops[m->n++] = *op;
     if (op->kind == STRATA_SIM_OP_ERASE)
         m->erase_s += (double)op->time_ps * 1e-12;
-    return strata_energy_observer(&m->e, op);
+    cut = strata_energy_observer(&m->e, op);
+    mark(m, m->e.st.power_failures != failures ? STRATA_TRACE_FAILURE : STRATA_TRACE_SAMPLE);
+    return cut;
 }
 
 void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint16_t flags,
@@ -193,6 +205,11 @@ void run(const struct run_cfg *c, struct run_result *r)
         ec.trace_step = 1.0;
     }
     strata_energy_init(&m.e, &ec);
+    if ((m.plot = c->plot) != NULL) {
+        strata_trace_init(&m.plot->trace, 0.05);
+        m.plot->layout = cfg;
+        mark(&m, STRATA_TRACE_SAMPLE);
+    }
     strata_sim_stats_reset(sim);
     strata_sim_set_observer(sim, meter_observer, &m);
     for (;;) {
@@ -205,6 +222,8 @@ void run(const struct run_cfg *c, struct run_result *r)
             r->slots_zeroed += ri->slots_zeroed;
             r->units_restored += ri->units_restored;
             r->fallbacks += ri->fallback;
+            m.progress = app.next;
+            mark(&m, STRATA_TRACE_RESTORE);
         }
         while (rc == 0 && app.next < c->n) {
             struct strata_kv_record rec;
@@ -221,12 +240,14 @@ void run(const struct run_cfg *c, struct run_result *r)
             r->insert_erase_s += m.erase_s - e0;
             app.sum = app.sum * 31u + rec.ts + (uint16_t)rec.v[0];
             app.next++;
+            m.progress = app.next;
             if (app.next % c->every == 0) {
                 app.commits++;
                 t0 = m.e.st.on_s;
                 if ((rc = c->ops->commit(s)) != 0)
                     break;
                 lat_add(&r->commit, m.e.st.on_s - t0);
+                mark(&m, STRATA_TRACE_CHECKPOINT);
                 {
                     /* records the store holds after each commit (space utilisation) */
                     const struct strata_kv *kv = c->ops->kv(s);
@@ -252,8 +273,10 @@ void run(const struct run_cfg *c, struct run_result *r)
             r->rc = STRATA_EPOWER;
             goto out;
         }
+        mark(&m, STRATA_TRACE_CHARGED);
         strata_sim_reboot(sim);
     }
+    m.plot = NULL; /* what follows runs on unlimited power */
     r->total_s = strata_energy_time(&m.e);
     r->on_s = m.e.st.on_s;
     r->off_s = m.e.st.off_s;
@@ -278,6 +301,8 @@ void run(const struct run_cfg *c, struct run_result *r)
     scans(c->ops->kv(s), &m, c->scans, c->seed, &r->scan);
     strata_sim_wear(sim, &wear);
     r->wear_max = wear.max;
+    if (c->plot)
+        c->plot->units = strata_wear_snapshot(sim, c->plot->wear, RUN_WEAR_UNITS);
     if (ss.violations)
         r->rc = STRATA_EVIOLATION;
 out:

@@ -185,6 +185,23 @@ static int measure(const struct strata_sim_profile *p, struct figures *out)
     return rc;
 }
 
+/* The table as bars, for the HTML report (docs/report.md); the parts' published figures come
+ * from bench/paper-figures.csv. */
+static void plot_throughput(struct strata_report *r)
+{
+    static const char *const cols[] = {"profile", "seq read kB/s", "seq prog kB/s",
+                                       "erase+prog kB/s"};
+    strata_report_plot(r, "bars", "raw.throughput",
+                       "Raw throughput of every simulated part: page-sized reads, programs, and "
+                       "erase plus program");
+    strata_report_caption(r, "What the engines run on (log scales): each bar is the simulator's "
+                             "profile, each marker the figure a paper published for that part; an "
+                             "engine's throughput is judged against these bars.");
+    strata_report_attr(r, "horizontal", "yes");
+    strata_report_attr(r, "log", "all");
+    strata_report_series_from_table(r, "simulated", cols, 4, NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const cols[] = {
@@ -235,6 +252,7 @@ int main(int argc, char **argv)
         else
             strata_report_text(r, "%s", stated_figures[i].note);
     }
+    plot_throughput(r);
     if (strata_report_write(r, out, stdout) != 0)
         failed = 1;
     strata_report_free(r);

@@ -114,7 +114,7 @@ int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *u
 /* The ok word: "SF", the format version, the configuration tag (set up by fs_setup). */
 static uint32_t ok_word(const struct strata_fs *fs)
 {
-    return 0x4653u | FS_VERSION << 16 | (uint32_t)fs->tag << 24;
+    return 0x4653u | (uint32_t)FS_VERSION << 16 | (uint32_t)fs->tag << 24;
 }
 
 /* 1: ok (then *fp is the first header page, 0 when unset), 0: dirty, 2: a marker of another

@@ -21,8 +21,9 @@ int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
     return 1;
 }
 
-/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. */
-static unsigned obj_size(const uint8_t *b)
+/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. 32 bits:
+ * a torn length field reads as up to 0xFFFF, and 7 + 0xFFFF must not wrap on a 16-bit int. */
+static uint32_t obj_size(const uint8_t *b)
 {
     switch (b[0]) {
     case KV_OBJ_NODE:
@@ -61,7 +62,8 @@ int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
         int rc;
         if (c->off + 3u <= kv->es) {
             uint32_t addr = kv_unit_addr(kv, c->seg) + c->off;
-            unsigned n = (unsigned)kv->es - c->off, size;
+            unsigned n = (unsigned)kv->es - c->off;
+            uint32_t size;
             if (n > KV_COMMIT_LEN)
                 n = KV_COMMIT_LEN;
             if ((rc = kv_fread(kv, addr, o->b, n)) != 0)
@@ -151,7 +153,7 @@ static unsigned log_free(const struct strata_kv *kv)
 
 int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve)
 {
-    return kv->log_off + len <= kv->es || log_free(kv) > reserve;
+    return (uint32_t)kv->log_off + len <= kv->es || log_free(kv) > reserve;
 }
 
 int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
@@ -159,7 +161,7 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
     unsigned next = (kv->log_head + 1u) % kv->cfg->log_units;
     uint8_t h[KV_SEG_HDR];
     int rc;
-    if (kv->log_off + len <= kv->es)
+    if ((uint32_t)kv->log_off + len <= kv->es) /* 32 bits: log_off may be 0xFFFF */
         return 0;
     if (log_free(kv) <= reserve)
         return STRATA_ENOSPC;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "dataset.h"
+#include "report.h"
 
 #define DEMO_DATASET "greensboro_nc_tmy3_hourly.csv"
 #define DEMO_RECORD_SIZE 20u
@@ -14,14 +15,17 @@
  * (mbar), wind direction (deg), wind speed (0.1 m/s), irradiance (W/m2), 0xFFFF pad. */
 void demo_encode_reading(const struct strata_dataset *d, size_t row, uint8_t out[DEMO_RECORD_SIZE]);
 
+/* Each section prints its story and adds its plots to `plots` (the demo's HTML report,
+ * docs/report.md). */
+
 /* Raw pages on every profile: write, read back, verify, tear one page. 0 or CLI_FAIL. */
-int demo_raw(const struct strata_dataset *d);
+int demo_raw(const struct strata_dataset *d, struct strata_report *plots);
 
 /* strata_fs: the series as a log file plus a config file updated in place, a power cut during
  * an update, remount, check, proof the data survived. 0 or CLI_FAIL. */
-int demo_fs(const struct strata_dataset *d);
+int demo_fs(const struct strata_dataset *d, struct strata_report *plots);
 /* strata_kv on an intermittently powered node (msp430f5529, 10 mF, 7 mA): the series stored
  * through its power failures, then checked against a run without failures. 0 or CLI_FAIL. */
-int demo_kv(const struct strata_dataset *d);
+int demo_kv(const struct strata_dataset *d, struct strata_report *plots);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "demo.h"
+#include "plot.h"
 #include "strata/fs.h"
 
 struct node {
@@ -102,12 +103,35 @@ static int fail(struct node *n, const char *what, int rc)
     return CLI_FAIL;
 }
 
-int demo_fs(const struct strata_dataset *d)
+/* Erases per sector after the year; the caption says how many went beyond the format's. */
+static void plot_wear(struct strata_report *plots, const struct strata_sim *sim,
+                      uint64_t by_format)
+{
+    uint32_t wear[16], units = strata_wear_snapshot(sim, wear, 16), u;
+    uint64_t total = 0;
+    for (u = 0; u < units; u++)
+        total += wear[u];
+    strata_report_plot(plots, "heatmap", "demo.fs.wear",
+                       "strata_fs on the m25p80: erases per 64 KiB sector after the year of "
+                       "readings and weekly configuration updates");
+    strata_report_caption(plots,
+                          "%llu erases in all over %u sectors, %llu of them by format: the log "
+                          "file was reserved for the year and the configuration rewrites go to "
+                          "its micro log, so a year of logging cost %llu further erases.",
+                          (unsigned long long)total, (unsigned)units,
+                          (unsigned long long)by_format, (unsigned long long)(total - by_format));
+    strata_report_attr(plots, "columns", "16");
+    strata_report_attr(plots, "unit", "sector");
+    strata_wear_series(plots, "m25p80", wear, units, NULL, 0);
+}
+
+int demo_fs(const struct strata_dataset *d, struct strata_report *plots)
 {
     struct strata_sim_config sc;
     struct strata_sim_stats s0, s1;
     struct strata_fs_report rep;
     struct strata_fs_usage u;
+    struct strata_sim_wear by_format;
     struct node n;
     char text[64], t[32];
     uint8_t got[64];
@@ -127,6 +151,7 @@ int demo_fs(const struct strata_dataset *d)
     n.cfg.buffer_size = sizeof n.buf;
     if ((rc = strata_fs_format(&n.fs, &n.cfg)) != 0 || (rc = mount(&n)) != 0)
         return fail(&n, "format/mount", rc);
+    strata_sim_wear(n.sim, &by_format);
     /* the configuration file and the readings log, reserved for the whole year */
     config_text(text, 1, 250);
     if ((rc = strata_fs_reserve(&n.fs, "weather.log",
@@ -208,6 +233,7 @@ int demo_fs(const struct strata_dataset *d)
     printf("  rest of the year appended: %zu readings verified byte for byte; %u of %u pages "
            "in use\n", d->rows, (unsigned)u.active, (unsigned)u.pages);
     strata_fs_unmount(&n.fs);
+    plot_wear(plots, n.sim, by_format.total);
     strata_sim_free(n.sim);
     return CLI_OK;
 }

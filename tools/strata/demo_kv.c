@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "energy.h"
+#include "plot.h"
 #include "strata/kv.h"
 
 #define EVERY 100u
@@ -28,6 +29,31 @@ struct reading {
     uint32_t ts;
     int16_t hum, temp;
 };
+
+/* The energy model, watched for the report's voltage timeline. */
+struct watch {
+    struct strata_energy *e;
+    struct strata_trace trace;
+    const uint32_t *next; /* the program's progress, NULL while RAM is lost */
+    double progress;      /* the last progress seen */
+};
+
+static void watch_mark(struct watch *w, enum strata_trace_event ev)
+{
+    if (w->next != NULL)
+        w->progress = *w->next;
+    strata_trace_add(&w->trace, w->e->t, w->e->v, w->progress, ev);
+}
+
+static int watch_observer(void *arg, const struct strata_sim_op *op)
+{
+    struct watch *w = arg;
+    uint64_t failures = w->e->st.power_failures;
+    int cut = strata_energy_observer(w->e, op);
+    watch_mark(w, w->e->st.power_failures != failures ? STRATA_TRACE_FAILURE
+                                                      : STRATA_TRACE_SAMPLE);
+    return cut;
+}
 
 struct node {
     struct strata_sim *sim;
@@ -67,8 +93,9 @@ static void node_init(struct node *n)
     n->cfg.buffer = n->buf;
 }
 
-/* The program's main loop from wherever its state says; returns on completion or failure. */
-static int node_loop(struct node *n, const struct reading *r, uint32_t count)
+/* The program's main loop from wherever its state says; returns on completion or failure.
+ * Checkpoints are marked on `w` unless it is NULL. */
+static int node_loop(struct node *n, const struct reading *r, uint32_t count, struct watch *w)
 {
     int rc = 0;
     while (rc == 0 && n->st.next < count) {
@@ -86,6 +113,8 @@ static int node_loop(struct node *n, const struct reading *r, uint32_t count)
         if (++n->st.next % EVERY == 0) {
             n->st.commits++;
             rc = strata_kv_commit(&n->kv);
+            if (rc == 0 && w != NULL)
+                watch_mark(w, STRATA_TRACE_CHECKPOINT);
         }
     }
     return rc;
@@ -129,7 +158,56 @@ static uint32_t count_hot_humid(struct strata_kv *kv)
     return n;
 }
 
-int demo_kv(const struct strata_dataset *d)
+/* The node's voltage and progress over time, and the wear it left. */
+static void plot_node(struct strata_report *plots, const struct watch *w, const struct node *a,
+                      uint32_t count)
+{
+    struct strata_plot_region regions[STRATA_PLOT_KV_REGIONS];
+    uint32_t wear[256], units = strata_wear_snapshot(a->sim, wear, 256), top;
+    size_t n = strata_plot_kv_regions(&a->cfg, regions);
+    const char *where;
+    const struct strata_energy_stats *st = &w->e->st;
+    strata_report_plot(plots, "timeline", "demo.kv.voltage",
+                       "The batteryless node: capacitor voltage while strata_kv stores the year "
+                       "(msp430f5529, 10 mF, 7 mA supply)");
+    strata_report_caption(plots,
+                          "The board runs until the capacitor falls to 2.3 V, loses power and RAM "
+                          "(red x), waits for charge (grey), restores its last checkpoint and "
+                          "carries on: %u readings in %.1f s, %.0f %% of it waiting for charge.",
+                          (unsigned)count, strata_energy_time(w->e),
+                          100.0 * st->off_s / strata_energy_time(w->e));
+    strata_report_attr(plots, "x", "time (s)");
+    strata_report_attr(plots, "y", "capacitor voltage (V)");
+    strata_report_attr(plots, "hlines", "%.1f:switches on at %.1f V|%.1f:switches off below %.1f V",
+                       w->e->cfg.v_on, w->e->cfg.v_on, w->e->cfg.v_off, w->e->cfg.v_off);
+    strata_trace_series(plots, "strata_kv (RB)", &w->trace);
+    strata_report_plot(plots, "lines", "demo.kv.progress",
+                       "The batteryless node: readings stored over time");
+    strata_report_caption(plots, "A power failure loses the readings stored since the last "
+                                 "checkpoint (a step back, at most %u): %.0f readings redone over "
+                                 "%llu failures; flat stretches are waits for charge and erases. "
+                                 "The final store equals a run without failures.",
+                          EVERY - 1u, strata_trace_lost(&w->trace),
+                          (unsigned long long)st->power_failures);
+    strata_report_attr(plots, "x", "time (s)");
+    strata_report_attr(plots, "y", "readings stored");
+    strata_report_attr(plots, "step", "yes");
+    strata_trace_progress_series(plots, "strata_kv (RB)", &w->trace);
+    strata_report_plot(plots, "heatmap", "demo.kv.wear",
+                       "The batteryless node: erases per 512-byte segment of the msp430f5529 "
+                       "flash after the year");
+    where = strata_wear_hottest(wear, units, regions, n, &top);
+    strata_report_caption(plots, "Darker is more worn: the most erased segment (%u erases) is in "
+                                 "the %s; the partitions are used first-in first-out, so their "
+                                 "wear grows together; the segments outside the store hold the "
+                                 "program on a real board.",
+                          (unsigned)top, where);
+    strata_report_attr(plots, "columns", "40");
+    strata_report_attr(plots, "unit", "segment");
+    strata_wear_series(plots, "msp430f5529", wear, units, regions, n);
+}
+
+int demo_kv(const struct strata_dataset *d, struct strata_report *plots)
 {
     int ct = strata_dataset_column(d, "temp_c"), ch = strata_dataset_column(d, "rh_pct");
     int cts = strata_dataset_column(d, "ts");
@@ -137,6 +215,7 @@ int demo_kv(const struct strata_dataset *d)
     struct reading *r = calloc(count, sizeof *r);
     struct strata_energy_config ec;
     struct strata_energy e;
+    struct watch w;
     struct node *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     uint64_t ha, hb;
     int rc, ok;
@@ -159,7 +238,12 @@ int demo_kv(const struct strata_dataset *d)
     rc = strata_kv_format(&a->kv, &a->cfg);
     strata_energy_default(&ec);
     strata_energy_init(&e, &ec);
-    strata_sim_set_observer(a->sim, strata_energy_observer, &e);
+    w.e = &e;
+    w.next = &a->st.next;
+    w.progress = 0;
+    strata_trace_init(&w.trace, 0.02);
+    watch_mark(&w, STRATA_TRACE_SAMPLE);
+    strata_sim_set_observer(a->sim, watch_observer, &w);
     printf("   storing %u hourly readings (humidity, temperature), a checkpoint every %u\n", count,
            EVERY);
     while (rc == 0) {
@@ -172,16 +256,22 @@ int demo_kv(const struct strata_dataset *d)
                    a->kv.restored.units_restored);
             shown++;
         }
+        if (rc == 0 && w.next == NULL) {
+            w.next = &a->st.next;
+            watch_mark(&w, STRATA_TRACE_RESTORE);
+        }
         if (rc == 0)
-            rc = node_loop(a, r, count);
+            rc = node_loop(a, r, count, &w);
         if (rc != STRATA_EPOWER)
             break;
         /* power is gone: so is RAM */
+        w.next = NULL;
         memset(&a->kv, 0xA5, sizeof a->kv);
         memset(&a->st, 0xA5, sizeof a->st);
         memset(a->buf, 0xA5, sizeof a->buf);
         if (strata_energy_recharge(&e) != 0)
             break;
+        watch_mark(&w, STRATA_TRACE_CHARGED);
         strata_sim_reboot(a->sim);
         rc = 0;
     }
@@ -199,7 +289,7 @@ int demo_kv(const struct strata_dataset *d)
     /* the same program on unlimited power */
     node_init(b);
     if ((rc = strata_kv_format(&b->kv, &b->cfg)) == 0)
-        rc = node_loop(b, r, count);
+        rc = node_loop(b, r, count, NULL);
     if (rc != 0) {
         fprintf(stderr, "strata demo: reference run failed: %s\n", strata_strerror(rc));
         goto out;
@@ -216,7 +306,10 @@ int demo_kv(const struct strata_dataset *d)
     printf("   consistency check (every record in scan order, and the program state): %s\n\n",
            ok ? "identical" : "DIFFERENT");
     rc = ok ? 0 : CLI_FAIL;
+    if (ok)
+        plot_node(plots, &w, a, count);
 out:
+    strata_trace_free(&w.trace);
     strata_sim_free(a->sim);
     strata_sim_free(b->sim);
     free(a);

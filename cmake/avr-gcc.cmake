@@ -1,0 +1,10 @@
+# Cross build for the 16-bit-int AVR (make target-test): ATmega1284, 16 KiB RAM, run in simavr.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR avr)
+set(CMAKE_C_COMPILER avr-gcc)
+set(CMAKE_ASM_COMPILER avr-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(STRATA_AVR_MCU atmega1284 CACHE STRING "AVR part (-mmcu)")
+set(CMAKE_C_FLAGS_INIT "-mmcu=${STRATA_AVR_MCU} -Os -ffunction-sections -fdata-sections")
+set(CMAKE_ASM_FLAGS_INIT "-mmcu=${STRATA_AVR_MCU}")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-mmcu=${STRATA_AVR_MCU} -Wl,--gc-sections")
