@@ -10,8 +10,9 @@
 # A crash, leak, timeout or finding is saved under fuzz/crashes/<target>/ (each becomes a ctest
 # in the next `make test`); the script then exits non-zero. Report: FUZZ_BUILD/fuzz-report.md.
 set -eu
-build=$1 cov=$2 seconds=$3
+build=$(cd "$1" && pwd) cov=$2 seconds=$3
 shift 3
+[ "$cov" = - ] || cov=$(cd "$cov" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$build/fuzz/targets.tsv
 report=$build/fuzz-report.md
@@ -69,17 +70,25 @@ while IFS="$tab" read -r name covers dict; do
     crashes=$root/fuzz/crashes/$name
     mkdir -p "$work" "$crashes"
     echo "== $name for ${seconds}s"
+    # in its own directory: with -jobs=N libFuzzer writes the jobs' output to fuzz-<job>.log there
+    jobs=$logs/$name.jobs
+    rm -rf "$jobs"
+    mkdir -p "$jobs"
+    rc=0
     # shellcheck disable=SC2086
-    if ! "$build/fuzz/fuzz_$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=25 \
-        -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} ${FUZZ_FLAGS:-} \
-        "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1; then
+    (cd "$jobs" && exec "$build/fuzz/fuzz_$name" -max_total_time="$seconds" \
+        -print_final_stats=1 -timeout=25 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} \
+        ${FUZZ_FLAGS:-} "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1) ||
+        rc=$?
+    cat "$jobs"/fuzz-*.log >>"$logs/$name.log" 2>/dev/null || true
+    if [ $rc -ne 0 ] || grep -q -E 'Test unit written to' "$logs/$name.log"; then
         status=1
         what=$(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)
         echo "   FOUND a problem: $what"
-        grep -E '^artifact_prefix|Test unit written to' "$logs/$name.log" | sed 's/^/   /' || true
+        grep -E 'Test unit written to' "$logs/$name.log" | sed 's/^/   /' || true
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
-    execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$logs/$name.log")
+    execs=$(awk '/stat::number_of_executed_units/ { n = $2 } END { print n }' "$logs/$name.log")
     edges=$(grep -E '^#[0-9]+' "$logs/$name.log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
     lines=$(line_coverage "$name" "$covers" "$work" "$root/fuzz/corpus/$name")
     row="| $name | ${counters:-?} | ${execs:-?} | ${edges:-?} | $lines |"
