@@ -517,8 +517,12 @@ static void ko_stop(void *arg)
     free(s->pending);
 }
 
-static const struct of_engine kv_engine = {"kv", sizeof(struct ko), ko_start, ko_step, ko_lost,
-                                           ko_recover, ko_check, ko_stop};
+static const char *const ko_names[KO_COUNT] = {"put",  "burst",   "commit", "get",
+                                               "scan", "remount", "stat"};
+
+static const struct of_engine kv_engine = {"kv",     sizeof(struct ko), ko_start, ko_step,
+                                           ko_lost,  ko_recover,        ko_check, ko_stop,
+                                           ko_names, KO_COUNT};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

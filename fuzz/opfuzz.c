@@ -39,7 +39,7 @@ static void arm(struct strata_sim *sim, uint8_t cmd, struct fz_in *in, struct pl
 /* Power failed: reboot and recover, with the plan's cuts during recovery; then check.
  * Returns the number of recoveries that were cut. */
 static uint32_t power_lost(const struct of_engine *e, void *st, struct fz_dev *dev,
-                           const struct plan *p)
+                           const struct plan *p, int trace)
 {
     uint32_t i;
     int rc;
@@ -49,6 +49,9 @@ static uint32_t power_lost(const struct of_engine *e, void *st, struct fz_dev *d
         if (i < p->n)
             strata_sim_cut_after_bytes(dev->sim, (uint64_t)p->fuel[i] + 1u);
         rc = e->recover(st);
+        if (trace)
+            fprintf(stderr, "  recovery %u%s: %d\n", (unsigned)i,
+                    i < p->n ? " (cut armed)" : "", rc);
         if (rc != STRATA_EPOWER)
             break;
         if (strata_sim_powered(dev->sim))
@@ -73,6 +76,7 @@ int of_run(const struct of_engine *e, const uint8_t *data, size_t size)
     struct fz_in in;
     struct plan plan = {0, {0}};
     uint32_t steps = 0, cuts = 0, recovery_cuts = 0;
+    int trace = getenv("STRATA_FUZZ_TRACE") != NULL; /* what a seed or a crash input does */
     if (st == NULL)
         fz_fail("out of memory");
     fz_in_init(&in, data, size);
@@ -84,17 +88,27 @@ int of_run(const struct of_engine *e, const uint8_t *data, size_t size)
         return 0;
     }
     while (fz_more(&in) && steps++ < OF_MAX_STEPS) {
+        size_t at = in.at;
         uint8_t cmd = fz_u8(&in);
         int rc;
         if (cmd >= OF_CUT) {
             arm(dev.sim, cmd, &in, &plan);
+            if (trace)
+                fprintf(stderr, "%u: cut armed (0x%02x at byte %zu), %u during recovery\n",
+                        (unsigned)steps, cmd, at, (unsigned)plan.n);
             continue;
         }
         rc = e->step(st, cmd, &in);
+        if (trace)
+            fprintf(stderr, "%u: %s: %d%s\n", (unsigned)steps,
+                    e->nops ? e->ops[cmd % e->nops] : "op", rc,
+                    strata_sim_powered(dev.sim) ? "" : " (power failed)");
+        if (rc == OF_STOP && strata_sim_powered(dev.sim))
+            break;
         if (!strata_sim_powered(dev.sim)) {
             if (rc != STRATA_EPOWER)
                 fz_fail("%s: an operation returned %d after the power failed", e->name, rc);
-            recovery_cuts += power_lost(e, st, &dev, &plan);
+            recovery_cuts += power_lost(e, st, &dev, &plan, trace);
             cuts++;
             plan.n = 0;
         } else if (rc == STRATA_EPOWER) {
@@ -104,7 +118,7 @@ int of_run(const struct of_engine *e, const uint8_t *data, size_t size)
     }
     disarm(dev.sim);
     fz_dev_check(&dev, 1, 1, e->name);
-    if (getenv("STRATA_FUZZ_TRACE") != NULL) /* to see what seeds and crash inputs do */
+    if (trace)
         fprintf(stderr, "%s: %u steps, %u power cuts, %u more during recovery, %llu mutations\n",
                 e->name, (unsigned)steps, (unsigned)cuts, (unsigned)recovery_cuts,
                 (unsigned long long)strata_sim_mutations(dev.sim));

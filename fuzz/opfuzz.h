@@ -24,6 +24,7 @@
 #include "fz.h"
 
 #define OF_CUT 0xF0u
+#define OF_STOP 1 /* a step's result: end this input here, quietly (a known defect showed) */
 #define OF_MAX_STEPS 400u
 #define OF_MAX_RECOVERY_CUTS 3u
 
@@ -34,8 +35,10 @@ struct of_engine {
      * 0, or non-zero to skip the input (a configuration the engine refuses: not a finding). */
     int (*start)(void *st, struct fz_in *in, struct fz_dev *dev);
     /* Run operation `op` (0 .. OF_CUT-1, the glue takes it modulo its count) with arguments
-     * from `in`, check its result against the model (fz_fail on a mismatch). Returns 0, or
-     * STRATA_EPOWER when power failed during it. */
+     * from `in`, check its result against the model (fz_fail on a mismatch). Returns 0,
+     * STRATA_EPOWER when power failed during it, or OF_STOP when a known defect showed
+     * (tolerated outside strict mode): the model cannot follow the state any more, so the
+     * input ends there. */
     int (*step)(void *st, uint8_t op, struct fz_in *in);
     /* Power failed: everything RAM held is gone (context, handles, the program's state). */
     void (*lost)(void *st);
@@ -45,9 +48,13 @@ struct of_engine {
     void (*check)(void *st);
     /* Free what start made (the harness frees the device). */
     void (*stop)(void *st);
+    /* Operation names, by op % nops (STRATA_FUZZ_TRACE prints the script as it runs). */
+    const char *const *ops;
+    unsigned nops;
 };
 
-/* Run one input (LLVMFuzzerTestOneInput calls this). Returns 0, libFuzzer's convention; a
+/* Run one input (LLVMFuzzerTestOneInput calls this). With STRATA_FUZZ_TRACE set in the
+ * environment it prints every operation and its result, every cut and recovery to stderr. Returns 0, libFuzzer's convention; a
  * finding aborts. */
 int of_run(const struct of_engine *e, const uint8_t *data, size_t size);
 

@@ -85,7 +85,7 @@ while IFS="$tab" read -r name covers dict; do
         status=1
         what=$(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)
         echo "   FOUND a problem: $what"
-        grep -E 'Test unit written to' "$logs/$name.log" | sed 's/^/   /' || true
+        grep -E 'Test unit written to' "$logs/$name.log" | sort -u | sed 's/^/   /' || true
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
     execs=$(awk '/stat::number_of_executed_units/ { n = $2 } END { print n }' "$logs/$name.log")
