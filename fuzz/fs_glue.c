@@ -25,9 +25,7 @@ static const uint8_t cleans[] = {0, 1, 2, 5};
 static const uint16_t buffers[] = {64, 100, 128, 256, 512};
 
 #define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-const uint32_t fsg_profile_count = COUNT(profiles), fsg_name_count = COUNT(names),
-               fsg_default_count = COUNT(defaults), fsg_log_count = COUNT(logs),
-               fsg_clean_count = COUNT(cleans), fsg_buffer_count = COUNT(buffers);
+const uint32_t fsg_profile_count = COUNT(profiles);
 
 const char *fsg_profile(const struct fsg_choice *c)
 {
@@ -41,11 +39,11 @@ uint32_t fsg_units(const struct fsg_choice *c)
     return profiles[p].min_units + c->f[FSG_UNITS] % span;
 }
 
-int fsg_make(struct fsg *g, const struct fsg_choice *c, uint64_t seed)
+int fsg_make(struct fsg *g, const struct fsg_choice *c, uint8_t device)
 {
     const char *p = fsg_profile(c);
     uint32_t opts = strcmp(p, "msp430f5529") == 0 ? STRATA_SIM_OPT_ROW_TIME : 0u;
-    if (fz_dev_new(&g->dev, p, fsg_units(c), seed, opts) != 0)
+    if (fz_dev_new(&g->dev, p, fsg_units(c), device, opts) != 0)
         return -1;
     memset(&g->cfg, 0, sizeof g->cfg);
     g->cfg.flash = strata_sim_flash(g->dev.sim);

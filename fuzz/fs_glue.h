@@ -27,15 +27,14 @@ struct fsg {
     uint8_t buf[512];
 };
 
-/* Make the device (its random choices, e.g. tears, from seed) and the configuration. 0, or -1
- * when the device cannot be made. */
-int fsg_make(struct fsg *g, const struct fsg_choice *c, uint64_t seed);
+/* Make the device (`device` as fz_dev_new takes it) and the configuration. 0, or -1 when the
+ * device cannot be made. */
+int fsg_make(struct fsg *g, const struct fsg_choice *c, uint8_t device);
 const char *fsg_profile(const struct fsg_choice *c);
 /* How many erase units the choice gives (for seeds that want a given size). */
 uint32_t fsg_units(const struct fsg_choice *c);
 
-/* Tables the seed generator walks through. */
-extern const uint32_t fsg_profile_count, fsg_name_count, fsg_default_count, fsg_log_count,
-    fsg_clean_count, fsg_buffer_count;
+/* Profiles the seed generator walks through. */
+extern const uint32_t fsg_profile_count;
 
 #endif

@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t listed = 0;
     fz_in_init(&in, data, size);
     fz_take(&in, c.f, FSG_FIELDS);
-    if (fsg_make(&g, &c, 1) != 0)
+    if (fsg_make(&g, &c, 0) != 0)
         return 0;
     image = fz_rest(&in, &n);
     fz_dev_load(&g.dev, image, n);

@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     fz_in_init(&in, data, size);
     fz_take(&in, c.f, KVG_FIELDS);
-    if (kvg_make(&g, &c, 1) != 0)
+    if (kvg_make(&g, &c, 0) != 0)
         return 0;
     memset(g.app, 0, sizeof g.app);
     image = fz_rest(&in, &n);

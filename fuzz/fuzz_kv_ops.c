@@ -6,21 +6,22 @@
  * since the previous one are replayed into it and it commits too. That is "a run without power
  * failures" of the program whose lost work was never done. Checked, as include/strata/kv.h
  * writes it:
+ *  - a configuration strata_kv_config_check() refuses is refused by format; one it accepts is
+ *    formatted (and fuzzed);
  *  - after a power cut at any point (put, commit, cleaning, the restore itself, any number of
- *    times) the next mount that completes restores the state of the last commit that returned
- *    0: the registered program region byte for byte, and a store answering every scan (same
- *    records, same order), count and get as the reference does; a clean remount is the same;
+ *    times) the next mount that completes restores the last checkpoint: the last commit that
+ *    returned 0, or the commit power failed in (once its commit object is whole it is durable);
+ *    the program region byte for byte as of that checkpoint, and a store answering every scan
+ *    (same records, same order, both orders), count and get as the reference does; a clean
+ *    remount is the same;
  *  - continuing from there, after every commit the store still answers as the reference;
- *  - at any time: a scan returns only records that were put, each once, inside the query's box
- *    and time window, at most `limit` of them; count agrees with the scan; get returns the
- *    latest record of its values (the last among equals in scan order), or STRATA_ENOENT
- *    exactly when the scan of those values is empty; puts outside the domain are refused;
- *    STRATA_ENOSPC from a put is cured by a commit;
+ *  - at any time: a scan returns only records that were put (values and payload as put), inside
+ *    the query's box and time window, each once, at most `limit` of them, newest first when
+ *    asked (reverse insertion order); count agrees with the scan; get returns the latest record
+ *    of its values, STRATA_ENOENT exactly when the scan of those values is empty, STRATA_EINVAL
+ *    for values outside the domain; puts outside the domain are refused; STRATA_ENOSPC from a
+ *    put is cured by a commit;
  *  - the device never saw a rule violation and nothing was written outside the layout.
- *
- * Known defect KV-1 (docs/fuzzing.md): a cut during a commit after its commit record is whole
- * (while it recycles the log or cleans a partition) restores that commit, although the commit
- * did not return 0. The check accepts it unless STRATA_FUZZ_STRICT is set in the environment.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ struct ko {
     uint8_t saved[KVG_REGION_MAX];   /* the program region at that commit */
     uint8_t trying[KVG_REGION_MAX];  /* ... at the commit in progress */
     int16_t last[STRATA_KV_MAX_DIMS];
-    uint8_t in_commit, strict;
+    uint8_t in_commit;
     uint8_t diverged; /* a mount restored the store: it may differ from the reference */
 };
 
@@ -169,7 +170,7 @@ static void full_query(struct strata_kv_query *q)
 }
 
 /* The store answers as the reference: the whole store; with `all`, also halves of the domain,
- * time windows and limits. 1, else 0 with why. */
+ * time windows, limits and newest-first order. 1, else 0 with why. */
 static int same_stores(struct ko *s, int all, char *why, size_t wn)
 {
     const struct strata_kv_config *c = &s->g.cfg;
@@ -181,6 +182,7 @@ static int same_stores(struct ko *s, int all, char *why, size_t wn)
     for (i = 0; all && i < 4; i++) {
         q.lo[i & 1u] = (int16_t)(c->lo[i & 1u] + (c->hi[i & 1u] - c->lo[i & 1u]) / 2);
         q.has_time = (uint8_t)(i >> 1);
+        q.newest_first = (uint8_t)(i & 1u);
         q.t_lo = s->serial / 3u;
         q.t_hi = s->serial / 3u * 2u;
         q.limit = i;
@@ -210,14 +212,14 @@ static int in_query(const struct ko *s, const struct strata_kv_query *q,
 }
 
 /* Scan q: every record was put (values and payload as put), inside q, returned once; at most
- * the limit. Returns the count and the latest record (the last one among equal timestamps). */
+ * the limit; newest first when asked. Returns the count and the latest record. */
 static uint32_t checked_scan(struct ko *s, const struct strata_kv_query *q,
                              struct strata_kv_record *latest, uint8_t *seen)
 {
     struct strata_kv_iter it;
     struct strata_kv_record r, want;
     uint8_t p[STRATA_KV_MAX_PAYLOAD], wp[STRATA_KV_MAX_PAYLOAD];
-    uint32_t n = 0;
+    uint32_t n = 0, prev = 0;
     int rc;
     memset(seen, 0, (s->serial + 7u) / 8u);
     if ((rc = strata_kv_scan_open(&s->kv, &it, q)) != 0)
@@ -234,6 +236,10 @@ static uint32_t checked_scan(struct ko *s, const struct strata_kv_query *q,
                     : !in_query(s, q, &r)      ? "outside the query"
                                                : "twice");
         seen[r.ts / 8u] |= (uint8_t)(1u << (r.ts % 8u));
+        if (q->newest_first && n > 0 && r.ts >= prev)
+            fz_fail("kv: a newest-first scan returned ts %u after ts %u", (unsigned)r.ts,
+                    (unsigned)prev);
+        prev = r.ts;
         if (++n > q->limit && q->limit != 0)
             fz_fail("kv: a scan with limit %u returned more", (unsigned)q->limit);
         if (n == 1 || r.ts >= latest->ts) {
@@ -266,7 +272,7 @@ static void check_query(struct ko *s, const struct strata_kv_query *q)
     free(seen);
 }
 
-static void check_get(struct ko *s, const int16_t *v)
+static void check_get(struct ko *s, const int16_t *v, int inside)
 {
     struct strata_kv_query q;
     struct strata_kv_record r, last;
@@ -284,6 +290,11 @@ static void check_get(struct ko *s, const int16_t *v)
     free(seen);
     r.payload = p;
     rc = strata_kv_get(&s->kv, v, &r);
+    if (!inside) {
+        if (rc != STRATA_EINVAL)
+            fz_fail("kv: get of values outside the domain returned %d", rc);
+        return;
+    }
     if (n == 0 ? rc != STRATA_ENOENT : rc != 0 || r.ts != last.ts)
         fz_fail("kv: get returned %d ts %u; the scan of its values has %u records, latest %u",
                 rc, rc == 0 ? (unsigned)r.ts : 0u, (unsigned)n, (unsigned)last.ts);
@@ -398,8 +409,14 @@ static void op_scan(struct ko *s, struct fz_in *in)
     fl = fz_u8(in);
     q.has_time = fl & 1u;
     q.limit = (fl >> 1) & 7u;
+    q.newest_first = (fl >> 4) & 1u;
     q.t_lo = fz_u16(in) % (s->serial + 2u);
     q.t_hi = fz_u16(in) % (s->serial + 2u);
+    if (q.t_lo > q.t_hi) { /* refused (STRATA_EINVAL): not a query a program makes */
+        uint32_t t = q.t_lo;
+        q.t_lo = q.t_hi;
+        q.t_hi = t;
+    }
     check_query(s, &q);
 }
 
@@ -432,23 +449,21 @@ static int ko_recover(void *arg)
     return strata_kv_mount(&s->kv, &s->g.cfg);
 }
 
-/* After a completed mount: the program region and the store are those of the last commit that
- * returned 0 (or, KV-1, of the commit the cut interrupted). */
+/* After a completed mount: the program region and the store are those of the last checkpoint,
+ * the last commit that returned 0 or the one power failed in (if its commit object was whole). */
 static void ko_check(void *arg)
 {
     struct ko *s = arg;
     uint16_t n = s->g.region.size;
     char why[160];
     int old = memcmp(s->g.app, s->saved, n) == 0;
-    if (s->in_commit && !s->strict && (!old || !same_stores(s, 0, why, sizeof why))) {
+    if (s->in_commit && (!old || !same_stores(s, 0, why, sizeof why))) {
         if (memcmp(s->g.app, s->trying, n) != 0)
-            fz_fail("kv: the restored program region is none of the last commits'");
+            fz_fail("kv: the restored program region is none of the last two commits'");
         memcpy(s->saved, s->trying, n);
-        reference_commit(s); /* KV-1: the interrupted commit took effect */
+        reference_commit(s); /* the interrupted commit took effect */
     } else if (!old) {
-        fz_fail("kv: the restored program region is not the one of the last commit that "
-                "returned 0%s",
-                s->in_commit ? " (power failed during the next commit, KV-1)" : "");
+        fz_fail("kv: the restored program region is not the one of the last commit");
     }
     s->in_commit = 0;
     s->npending = 0;
@@ -469,7 +484,7 @@ static int ko_step(void *arg, uint8_t op, struct fz_in *in)
     case KO_COMMIT: return do_commit(s);
     case KO_GET:
         read_values(s, in, v, &inside);
-        check_get(s, v);
+        check_get(s, v, inside);
         return 0;
     case KO_SCAN: op_scan(s, in); return 0;
     case KO_STAT: op_stat(s); return 0;
@@ -488,24 +503,27 @@ static int ko_start(void *arg, struct fz_in *in, struct fz_dev *dev)
 {
     struct ko *s = arg;
     struct kvg_choice c;
-    uint8_t seed;
+    uint8_t device;
     int rc, rr;
     fz_take(in, c.f, KVG_FIELDS);
-    seed = fz_u8(in);
-    s->strict = getenv("STRATA_FUZZ_STRICT") != NULL;
-    if (kvg_make(&s->g, &c, seed) != 0)
+    device = fz_u8(in);
+    if (kvg_make(&s->g, &c, device) != 0)
         return -1;
     *dev = s->g.dev;
-    if (kvg_make(&s->ref, &c, seed) != 0)
+    if (kvg_make(&s->ref, &c, device) != 0)
         fz_fail("out of memory");
     rc = strata_kv_format(&s->kv, &s->g.cfg);
     rr = strata_kv_format(&s->rkv, &s->ref.cfg);
     if (rc != rr)
         fz_fail("kv: format of one configuration on two devices: %d and %d", rc, rr);
-    if (rc == STRATA_EINVAL)
-        return -1; /* a configuration the store refuses (kv_check_config) */
+    if (strata_kv_config_check(&s->g.cfg) != STRATA_KV_LIMIT_OK) {
+        if (rc != STRATA_EINVAL)
+            fz_fail("kv: format of a configuration the check refuses (limit %d): %d",
+                    (int)strata_kv_config_check(&s->g.cfg), rc);
+        return -1;
+    }
     if (rc != 0)
-        fz_fail("kv: format: %d", rc);
+        fz_fail("kv: format of a configuration the check accepts: %d", rc);
     return 0;
 }
 

@@ -94,9 +94,11 @@ void fz_out_free(struct fz_out *o)
     memset(o, 0, sizeof *o);
 }
 
-int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint64_t seed,
+int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint8_t device,
                uint32_t options)
 {
+    static const enum strata_sim_tear_model models[3] = {
+        STRATA_SIM_TEAR_MODEL_PROFILE, STRATA_SIM_TEAR_MODEL_PREFIX, STRATA_SIM_TEAR_MODEL_SUBSET};
     struct strata_sim_config c;
     uint8_t *pattern;
     uint32_t es, total;
@@ -106,8 +108,9 @@ int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint64_t s
     if (c.profile == NULL || units == 0)
         return -1;
     c.erase_count = total = units + 2u;
-    c.seed = seed;
+    c.seed = device;
     c.options = options;
+    c.tear_model = models[device % 3u];
     if ((d->sim = strata_sim_new(&c)) == NULL)
         return -1;
     d->first = 1;

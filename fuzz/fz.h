@@ -50,8 +50,11 @@ struct fz_dev {
     uint32_t first, units; /* the engine's region, in erase units */
 };
 
-/* Returns 0, or -1 when the profile is unknown or the device cannot be made. */
-int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint64_t seed,
+/* `device` seeds the device's random choices (where cuts tear), and device % 3 picks how its
+ * cut programs tear on NOR/DataFlash/MCU flash: the profile's own model, the prefix model or the
+ * subset model (strata_sim_tear_model). Returns 0, or -1 when the profile is unknown or the
+ * device cannot be made. */
+int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint8_t device,
                uint32_t options);
 void fz_dev_free(struct fz_dev *d);
 /* Overlay the region from its start with n bytes (the rest stays erased). */

@@ -11,11 +11,10 @@ static const uint16_t reserves[] = {0, 64, 128, 512, 2048};
 static const int16_t domains[][2] = {{0, 1000}, {-200, 1000}, {0, 15}, {7, 7}, {-32768, 32767},
                                      {-3, 3}};
 static const uint8_t regions[] = {0, 4, 12, KVG_REGION_MAX};
+static const uint16_t flag_sets[] = {0, STRATA_KV_PIVOT, STRATA_KV_ERASE_UNDO,
+                                     STRATA_KV_PIVOT | STRATA_KV_ERASE_UNDO};
 
 #define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-const uint32_t kvg_profile_count = COUNT(profiles), kvg_payload_count = COUNT(payloads),
-               kvg_node_count = COUNT(nodes), kvg_reserve_count = COUNT(reserves),
-               kvg_domain_count = COUNT(domains), kvg_region_count = COUNT(regions);
 
 uint32_t kvg_layout_bytes(const struct kvg *g)
 {
@@ -24,7 +23,7 @@ uint32_t kvg_layout_bytes(const struct kvg *g)
     return units * strata_sim_flash(g->dev.sim)->geo.erase_size;
 }
 
-int kvg_make(struct kvg *g, const struct kvg_choice *c, uint64_t seed)
+int kvg_make(struct kvg *g, const struct kvg_choice *c, uint8_t device)
 {
     struct strata_kv_config *k = &g->cfg;
     const char *p = profiles[c->f[KVG_PROFILE] % COUNT(profiles)];
@@ -40,7 +39,7 @@ int kvg_make(struct kvg *g, const struct kvg_choice *c, uint64_t seed)
     k->spare_slots = (uint8_t)(c->f[KVG_SPARE] % 8u);
     k->node_size = nodes[c->f[KVG_NODE] % COUNT(nodes)];
     k->garbage_reserve = reserves[c->f[KVG_RESERVE] % COUNT(reserves)];
-    k->flags = (uint16_t)(c->f[KVG_FLAGS] % 8u);
+    k->flags = flag_sets[c->f[KVG_FLAGS] % COUNT(flag_sets)];
     for (j = 0; j < STRATA_KV_MAX_DIMS; j++) {
         /* the low bits pick dimension 0's domain, the next ones the others' */
         unsigned d = (c->f[KVG_DOMAIN] >> (j == 0 ? 0 : 4)) % COUNT(domains);
@@ -52,8 +51,9 @@ int kvg_make(struct kvg *g, const struct kvg_choice *c, uint64_t seed)
     k->regions = &g->region;
     k->region_count = g->region.size ? 1u : 0u;
     k->buffer = g->buf;
+    k->buffer_size = (uint16_t)sizeof g->buf;
     units = k->log_units + 2u + (uint32_t)k->partitions * k->partition_units;
-    if (fz_dev_new(&g->dev, p, units, seed, msp ? STRATA_SIM_OPT_ROW_TIME : 0u) != 0)
+    if (fz_dev_new(&g->dev, p, units, device, msp ? STRATA_SIM_OPT_ROW_TIME : 0u) != 0)
         return -1;
     k->flash = strata_sim_flash(g->dev.sim);
     k->first_unit = g->dev.first;

@@ -1,8 +1,9 @@
 /*
  * strata_kv configurations for the fuzz targets and their seed generator: the input's first
  * KVG_CHOICE_BYTES bytes choose a NOR profile the store accepts and every configuration field
- * from a table of meaningful values (node sizes, spare slots, partitions, undo method, split
- * variants, dimensions, payloads, value domains down to a single point, program regions).
+ * from a table of meaningful values (node sizes, spare slots, partitions, undo method, pivot
+ * split, dimensions, payloads, value domains down to a single point, program regions). Some
+ * combinations break a limit (strata_kv_config_check says which): the store must refuse those.
  * The same encoding is written by the seed generator and read by the targets.
  */
 #ifndef STRATA_FUZZ_KV_GLUE_H
@@ -31,13 +32,12 @@ struct kvg {
     uint8_t buf[4096];           /* erase_size bytes of scratch */
 };
 
-/* Fill the configuration and make its device (random tears from seed). 0, or -1 when the
- * configuration needs more than the profile allows here or the device cannot be made. */
-int kvg_make(struct kvg *g, const struct kvg_choice *c, uint64_t seed);
+/* Fill the configuration and make its device (`device` as fz_dev_new takes it). 0, or -1 when
+ * the device cannot be made. The configuration may still break a limit of the store. */
+int kvg_make(struct kvg *g, const struct kvg_choice *c, uint8_t device);
 /* Bytes of the store's layout (log, save area, partitions). */
 uint32_t kvg_layout_bytes(const struct kvg *g);
 
-extern const uint32_t kvg_profile_count, kvg_payload_count, kvg_node_count, kvg_reserve_count,
-    kvg_domain_count, kvg_region_count;
+
 
 #endif

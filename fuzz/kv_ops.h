@@ -6,8 +6,8 @@
  *   KO_PUT     mode, a u16 per dimension                KO_COMMIT, KO_REMOUNT, KO_STAT  (none)
  *   KO_BURST   count, mode, seed: count+1 puts (at most KO_MAX_BURST) of generated values
  *   KO_GET     mode, a u16 per dimension
- *   KO_SCAN    lo u16, hi u16 per dimension, flags (bit 0 time window, bits 1-3 a limit),
- *              t_lo u16, t_hi u16
+ *   KO_SCAN    lo u16, hi u16 per dimension, flags (bit 0 time window, bits 1-3 a limit,
+ *              bit 4 newest first), t_lo u16, t_hi u16
  *
  * Values from (mode, raw) by the low two bits of mode: 0 anywhere in the domain, 1 its ends,
  * 2 the previous record's values, 3 just outside the domain (a put must be refused). A burst's

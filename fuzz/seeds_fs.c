@@ -87,7 +87,7 @@ static void image(const struct fsg_choice *c, int fill, int leave_open)
     struct strata_fs fs;
     struct strata_fs_file f;
     struct fsg g;
-    if (fsg_make(&g, c, 1) != 0)
+    if (fsg_make(&g, c, 0) != 0)
         return;
     if (strata_fs_format(&fs, &g.cfg) == 0 && strata_fs_mount(&fs, &g.cfg) == 0) {
         populate(&fs, 0, 0);
@@ -147,7 +147,7 @@ static void caught(const struct fsg_choice *c, uint32_t samples)
     static struct catch k;
     struct fz_out head = {0};
     struct seed_catch sc = {"fs", NULL, 0, 0, catch_setup, catch_workload, catch_mount, &k};
-    if (fsg_make(&k.g, c, 1) != 0)
+    if (fsg_make(&k.g, c, 0) != 0)
         return;
     fz_put_bytes(&head, c->f, FSG_FIELDS);
     sc.head = &head;
