@@ -493,7 +493,8 @@ static int ko_step(void *arg, uint8_t op, struct fz_in *in)
         if ((rc = ko_recover(s)) == STRATA_EPOWER)
             return rc;
         if (rc != 0)
-            fz_fail("kv: mount after a clean stop: %d", rc);
+            fz_fail("kv: mount after a clean stop: %d %s", rc,
+                    strata_sim_last_violation(s->g.dev.sim));
         ko_check(s);
         return 0;
     }

@@ -62,8 +62,8 @@ static uint32_t power_lost(const struct of_engine *e, void *st, struct fz_dev *d
         fz_fail("%s: recovery returned %d after the power failed", e->name, rc);
     disarm(dev->sim); /* fuel the recovery did not use */
     if (rc != 0)
-        fz_fail("%s: recovery after a power cut failed: %d (%s)", e->name, rc,
-                strata_strerror(rc));
+        fz_fail("%s: recovery after a power cut failed: %d (%s) %s", e->name, rc,
+                strata_strerror(rc), strata_sim_last_violation(dev->sim));
     fz_dev_check(dev, 1, 1, e->name);
     e->check(st);
     return i;
