@@ -75,6 +75,10 @@ struct strata_flash_geometry {
     uint16_t prog_region;  /* partial-program unit of the main area: each region of this many
                               bytes may be programmed once between erases (0 = whole page) */
     uint16_t spare_region; /* the same for the spare area (0 = whole spare) */
+    uint8_t ecc_bytes;     /* CAP_HW_ECC only: spare bytes the device's corrector keeps for its
+                              ECC at the end of each codeword's share of the spare (the share:
+                              spare_region per region's codewords, or spare_size per page's);
+                              nobody else programs them. 0 on a raw device. */
 };
 
 struct strata_flash;

@@ -41,7 +41,7 @@ static const struct strata_sim_profile profiles[] = {
         "MSP430F5529 internal flash at 8 MHz; costs measured in the iFKVS paper (Table I); "
         "row = 128 B block-write row, tCPT 16 ms per row between erases (datasheet)",
         STRATA_SIM_NOR,
-        {1, 1, 128, 512, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 128, 512, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM,
         COST_E(0, 0, PS_NS(600), 0, 0, PJ_NJ(6)),
         COST_E(0, 0, PS_US(18), 0, 0, PJ_NJ(209)),
@@ -56,7 +56,7 @@ static const struct strata_sim_profile profiles[] = {
         "MSP430FR5994 FRAM, byte writable without erase; costs from the iFKVS paper (Table I); "
         "256 KiB in 512 B units (the unit only sizes the device)",
         STRATA_SIM_FRAM,
-        {1, 1, 512, 512, 512, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 512, 512, 512, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_NO_ERASE,
         COST_E(0, 0, PS_NS(250), 0, 0, PJ_NJ(1.4)),
         COST_E(0, 0, PS_NS(250), 0, 0, PJ_NJ(1.7)),
@@ -69,7 +69,7 @@ static const struct strata_sim_profile profiles[] = {
         "AT45DB041 serial flash used byte-addressably as NOR (Mica family), 2 KiB erase blocks; "
         "costs from the HybridStore paper (Table 1); 256 B program pages assumed",
         STRATA_SIM_NOR,
-        {1, 1, 256, 2048, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 256, 2048, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM,
         COST_E(0, 0, PS_NS(12120), 0, 0, PJ_NJ(260)),
         COST_E(0, 0, PS_NS(12600), 0, 0, PJ_NJ(4300)),
@@ -84,7 +84,7 @@ static const struct strata_sim_profile profiles[] = {
         "HybridStore paper (Table 1), charged per page touched; NOP 1 assumed (strictest); "
         "<= 2% factory bad blocks assumed",
         STRATA_SIM_NAND,
-        {1, 512, 512, 16384, 8192, 16, 1, 512, 1, 5, 1, 0x03, 0, 0},
+        {1, 512, 512, 16384, 8192, 16, 1, 512, 1, 5, 1, 0x03, 0, 0, 0},
         NAND_CAPS,
         COST_E(0, PS_US(969.61), 0, 0, PJ_UJ(57.83), 0),
         COST_E(0, PS_US(1081.42), 0, 0, PJ_UJ(73.79), 0),
@@ -100,7 +100,7 @@ static const struct strata_sim_profile profiles[] = {
         "tPP = 0.4 ms + 4.3 us/B (1.5 ms per 256 B page, paper), erase 2 s (paper); "
         "read 4 mA, program/erase 15 mA (datasheet)",
         STRATA_SIM_NOR,
-        {1, 1, 256, 65536, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 256, 65536, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM,
         COST_I(PS_US(60), 0, PS_US(15), 4),
         COST_I(0, PS_US(60 + 400), PS_US(15 + 4.3), 15),
@@ -115,7 +115,7 @@ static const struct strata_sim_profile profiles[] = {
         "(166.7 ns/B, 5 command bytes), tPP 0.7 ms typ per page, 4 KiB erase 45 ms typ; "
         "read 10 mA, program/erase 20 mA",
         STRATA_SIM_NOR,
-        {1, 1, 256, 4096, 4096, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 256, 4096, 4096, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM,
         COST_I(PS_NS(833), 0, PS_NS(166.667), 10),
         COST_I(0, PS_NS(700000 + 833), PS_NS(166.667), 20),
@@ -131,7 +131,7 @@ static const struct strata_sim_profile profiles[] = {
         "12 ms, so erase+program of a page = 15.1 ms (paper: ~35 kB/s); read 10 mA, "
         "program/erase 14 mA (datasheet typ)",
         STRATA_SIM_DATAFLASH,
-        {1, 1, 512, 512, 4096, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 1, 512, 512, 4096, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM | STRATA_FLASH_CAP_PAGE_ERASE,
         COST_I(PS_US(17), 0, PS_NS(2105), 10),
         COST_I(0, PS_MS(2), PS_NS(2105), 14),
@@ -146,7 +146,7 @@ static const struct strata_sim_profile profiles[] = {
         "unit (one ECC sector). tR 25 us, tPROG 200 us, tBERS 700 us typ; 8-bit bus at 25 ns/B "
         "assumed; 25 mA active",
         STRATA_SIM_NAND,
-        {1, 512, 2048, 131072, 4096, 64, 4, 512, 4, 0, 2, 0x03, 512, 16},
+        {1, 512, 2048, 131072, 4096, 64, 4, 512, 4, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
         COST_I(0, PS_US(25), PS_NS(25), 25),
         COST_I(0, PS_US(200), PS_NS(25), 25),
@@ -162,7 +162,7 @@ static const struct strata_sim_profile profiles[] = {
         "proportional to bytes dominates: 0.4 us/B assumed, plus tR 25 us, tPROG 200 us, "
         "tBERS 2 ms; 15 mA",
         STRATA_SIM_NAND,
-        {1, 1, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16},
+        {1, 1, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
         COST_I(PS_US(5), PS_US(25), PS_NS(400), 15),
         COST_I(PS_US(5), PS_US(200), PS_NS(400), 15),
@@ -177,7 +177,7 @@ static const struct strata_sim_profile profiles[] = {
         "187 kB/s (paper, per byte); assumed 64-page blocks, 1024 blocks, NOP 4, erase 2 ms, "
         "15 mA",
         STRATA_SIM_NAND,
-        {1, 512, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16},
+        {1, 512, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
         COST_I(0, 0, PS_NS(4926), 15),
         COST_I(0, 0, PS_NS(5348), 15),
@@ -192,7 +192,7 @@ static const struct strata_sim_profile profiles[] = {
         "sequential 500 kB/s read and write, random 400 kB/s read, 215 kB/s write (paper); "
         "100 mA; 32 MiB by default",
         STRATA_SIM_FTL,
-        {512, 512, 512, 512, 65536, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {512, 512, 512, 512, 65536, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_NO_ERASE,
         COST_I(0, 0, PS_NS(2000), 100),
         COST_I(0, 0, PS_NS(2000), 100),

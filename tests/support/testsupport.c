@@ -4,15 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct strata_sim *ts_sim(const char *profile, uint32_t units, uint64_t seed)
+struct strata_sim_config ts_config(const char *profile, uint32_t units, uint64_t seed)
 {
     struct strata_sim_config cfg;
-    struct strata_sim *sim;
     memset(&cfg, 0, sizeof cfg);
     cfg.profile = strata_sim_profile_find(profile);
     assert_non_null(cfg.profile);
     cfg.erase_count = units;
     cfg.seed = seed;
+    return cfg;
+}
+
+struct strata_sim *ts_sim(const char *profile, uint32_t units, uint64_t seed)
+{
+    struct strata_sim_config cfg = ts_config(profile, units, seed);
+    struct strata_sim *sim;
     sim = strata_sim_new(&cfg);
     assert_non_null(sim);
     return sim;

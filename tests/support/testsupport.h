@@ -13,7 +13,9 @@
 #include "strata/powercut.h"
 #include "strata/sim.h"
 
-/* A fresh device of the named profile with `units` erase units (0 = profile default). */
+/* The config of a fresh device of the named profile with `units` erase units (0 = profile
+ * default), no faults; ts_sim() creates it. */
+struct strata_sim_config ts_config(const char *profile, uint32_t units, uint64_t seed);
 struct strata_sim *ts_sim(const char *profile, uint32_t units, uint64_t seed);
 
 /* Run a power-cut campaign and fail the current cmocka test with the replay id if any case
