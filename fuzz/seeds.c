@@ -101,5 +101,6 @@ int main(int argc, char **argv)
     seeds_fs();
     seeds_kv();
     seeds_sim_image();
+    seeds_nand();
     return 0;
 }

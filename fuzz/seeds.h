@@ -36,5 +36,6 @@ void seed_catch(const struct seed_catch *c, const struct strata_sim_config *sim,
 void seeds_fs(void);
 void seeds_kv(void);
 void seeds_sim_image(void);
+void seeds_nand(void);
 
 #endif

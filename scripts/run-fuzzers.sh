@@ -7,6 +7,7 @@
 # usage: scripts/run-fuzzers.sh FUZZ_BUILD COVERAGE_BUILD SECONDS [TARGET...]
 #   COVERAGE_BUILD  "-": no line coverage (CI)
 #   FUZZ_FLAGS      more libFuzzer flags (e.g. FUZZ_FLAGS=-jobs=1 for a campaign)
+#   FUZZ_PARALLEL   targets run at the same time (default 1; 2 for a campaign on two cores)
 # A crash, leak, timeout or finding is saved under fuzz/crashes/<target>/ (each becomes a ctest
 # in the next `make test`); the script then exits non-zero. Report: FUZZ_BUILD/fuzz-report.md.
 set -eu
@@ -59,16 +60,14 @@ line_coverage() {
     awk '$1 == "TOTAL" { printf "%d/%d lines (%s)", $8 - $9, $8, $10 }' "$logs/$name.coverage.txt"
 }
 
-{
-    echo "| target | counters | executions | edges | lines of the engine's sources reached |"
-    echo "|---|---|---|---|---|"
-} >"$report"
-
-while IFS="$tab" read -r name covers dict; do
-    wanted "$name" "$@" || continue
+# Fuzz one target (NAME COVERS DICT), then measure its line coverage; the report row goes to
+# $logs/NAME.row, a finding leaves $logs/NAME.found.
+run_target() {
+    name=$1 covers=$2 dict=$3
     work=$build/fuzz-corpus/$name
     crashes=$root/fuzz/crashes/$name
     mkdir -p "$work" "$crashes"
+    rm -f "$logs/$name.row" "$logs/$name.found"
     echo "== $name for ${seconds}s"
     # in its own directory: with -jobs=N libFuzzer writes the jobs' output to fuzz-<job>.log there
     jobs=$logs/$name.jobs
@@ -82,9 +81,9 @@ while IFS="$tab" read -r name covers dict; do
         rc=$?
     cat "$jobs"/fuzz-*.log >>"$logs/$name.log" 2>/dev/null || true
     if [ $rc -ne 0 ] || grep -q -E 'Test unit written to' "$logs/$name.log"; then
-        status=1
+        touch "$logs/$name.found"
         what=$(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)
-        echo "   FOUND a problem: $what"
+        echo "   $name FOUND a problem: $what"
         grep -E 'Test unit written to' "$logs/$name.log" | sort -u | sed 's/^/   /' || true
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
@@ -93,8 +92,37 @@ while IFS="$tab" read -r name covers dict; do
     lines=$(line_coverage "$name" "$covers" "$work" "$root/fuzz/corpus/$name")
     row="| $name | ${counters:-?} | ${execs:-?} | ${edges:-?} | $lines |"
     echo "   $row"
-    echo "$row" >>"$report"
+    echo "$row" >"$logs/$name.row"
+}
+
+# FUZZ_PARALLEL targets at a time (default 1), in batches; the report keeps the manifest order.
+parallel=${FUZZ_PARALLEL:-1}
+running=0
+names=
+while IFS="$tab" read -r name covers dict; do
+    wanted "$name" "$@" || continue
+    names="$names $name"
+    if [ "$parallel" -le 1 ]; then
+        run_target "$name" "$covers" "$dict"
+        continue
+    fi
+    run_target "$name" "$covers" "$dict" &
+    running=$((running + 1))
+    if [ $running -ge "$parallel" ]; then
+        wait
+        running=0
+    fi
 done <"$manifest"
+wait
+
+{
+    echo "| target | counters | executions | edges | lines of the engine's sources reached |"
+    echo "|---|---|---|---|---|"
+} >"$report"
+for name in $names; do
+    [ -f "$logs/$name.found" ] && status=1
+    cat "$logs/$name.row" >>"$report" 2>/dev/null || echo "| $name | failed |" >>"$report"
+done
 
 echo
 cat "$report"
