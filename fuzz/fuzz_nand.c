@@ -17,7 +17,10 @@
  *  - bad blocks: is_bad() says bad for every factory-bad block and every block the layer
  *    retired (a failed erase retires its block at once), also after a remount;
  *  - nothing outside the layer's blocks changes (a guard block before and after).
- * Read noise (the simulator's read_flip_rate) adds transient flips: then EECC is always allowed.
+ * The simulator's own bit errors and weak cells are off unless the configuration picks them;
+ * they and read noise (read_flip_rate) add flips the script did not make: then EECC is always
+ * allowed. Program and erase status failures stay on (a failed program leaves its page
+ * unknown, a failed erase retires its block).
  * STRATA_FUZZ_TRACE=1 prints the layout and every read with its result.
  */
 #include <stdio.h>
@@ -43,7 +46,11 @@ static const uint8_t scrubs[] = {0, 1, 2, 3, 4, 8, 9};
 static const uint8_t rereads[] = {0, 1, 2, 8, 9};
 static const uint32_t bads[] = {0, 0, 1, 2};
 static const uint32_t wears[] = {0, 0, 2, 4};
-static const double noises[] = {0, 0, 0, 1e-6, 1e-5};
+/* read noise: none, transient flips at a rate, or the simulator's whole NAND realism (raw bit
+ * errors growing with wear and reads, weak cells). Its emulated on-die ECC (CAP_HW_ECC) is not
+ * fuzzed yet (docs/fuzzing.md). */
+#define REALISM (-1.0)
+static const double noises[] = {0, 0, 0, 1e-6, 1e-5, REALISM};
 /* spare bytes per page: the part's, parts made for stronger ECC (BCH-8 needs more than 16 B per
  * 512 B), and too little for any layout */
 static const uint16_t spares[] = {0xFFFF, 0xFFFF, 128, 224, 8};
@@ -135,7 +142,13 @@ static int setup(struct st *s, struct fz_in *in)
     sc.wear_limit = wears[c[NG_WEAR] % COUNT(wears)];
     sc.wear_spread = sc.wear_limit ? c[NG_WEAR] % 3u : 0u;
     sc.read_flip_rate = noises[c[NG_NOISE] % COUNT(noises)];
-    s->noise = sc.read_flip_rate > 0;
+    /* the bits the script flips are the only persistent errors, unless realism is chosen */
+    sc.options = STRATA_SIM_OPT_NO_BIT_ERRORS | STRATA_SIM_OPT_NO_WEAK_CELLS;
+    if (sc.read_flip_rate == REALISM)
+        sc.options = 0;
+    s->noise = sc.read_flip_rate != 0;
+    if (sc.read_flip_rate < 0)
+        sc.read_flip_rate = 0;
     s->trace = getenv("STRATA_FUZZ_TRACE") != NULL;
     if ((s->sim = strata_sim_new(&sc)) == NULL)
         return -1; /* a geometry the simulator refuses */

@@ -92,6 +92,7 @@ void seeds_nand(void)
         {0, 0, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0}, /* regions 512/16, marker at 5 */
         {0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0}, /* spare-only buffer */
         {0, 5, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, /* a step of 0 (the region size) */
+        {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 5, 0}, /* the simulator's bit errors and weak cells */
     };
     static const uint32_t mains[] = {512, 2048, 2048, 2048};
     uint8_t cfg[NG_FIELDS];
