@@ -89,6 +89,7 @@ static void image(const struct fsg_choice *c, int fill, int leave_open)
     struct fsg g;
     if (fsg_make(&g, c, 0) != 0)
         return;
+    memset(&fs, 0, sizeof fs); /* fs.h: zero-initialised before the first mount */
     if (strata_fs_format(&fs, &g.cfg) == 0 && strata_fs_mount(&fs, &g.cfg) == 0) {
         populate(&fs, 0, 0);
         populate(&fs, 1, fill);
@@ -116,6 +117,7 @@ static int catch_setup(struct strata_sim *sim, void *arg)
 {
     struct catch *k = arg;
     k->g.cfg.flash = strata_sim_flash(sim);
+    memset(&k->fs, 0, sizeof k->fs); /* each run of the harness starts from a fresh context */
     if (strata_fs_format(&k->fs, &k->g.cfg) != 0 || strata_fs_mount(&k->fs, &k->g.cfg) != 0)
         return STRATA_EINVAL;
     populate(&k->fs, 0, 0);
@@ -127,6 +129,7 @@ static int catch_workload(struct strata_sim *sim, void *arg)
     struct catch *k = arg;
     int rc;
     k->g.cfg.flash = strata_sim_flash(sim);
+    memset(&k->fs, 0, sizeof k->fs); /* a reboot zeroes the context */
     if ((rc = strata_fs_mount(&k->fs, &k->g.cfg)) != 0)
         return rc;
     populate(&k->fs, 1, 1);
@@ -138,6 +141,7 @@ static int catch_mount(struct strata_sim *sim, void *arg)
     struct catch *k = arg;
     int rc;
     k->g.cfg.flash = strata_sim_flash(sim);
+    memset(&k->fs, 0, sizeof k->fs); /* a reboot zeroes the context */
     rc = strata_fs_mount(&k->fs, &k->g.cfg);
     return rc == STRATA_EPOWER ? rc : 0;
 }
