@@ -582,7 +582,9 @@ static int fo_start(void *arg, struct fz_in *in, struct fz_dev *dev)
     if ((s->io = malloc(FO_MAX_READ > FO_MAX_WRITE ? FO_MAX_READ : FO_MAX_WRITE)) == NULL)
         fz_fail("out of memory");
     ps = s->g.cfg.flash->geo.page_size;
-    valid = s->g.name_max <= STRATA_FS_NAME_LIMIT && 88u + s->g.name_max <= ps; /* fs.h */
+    /* docs/format-fs.md: H + M + 16 <= P with H = 72 + N, M = 12 (fs.h's "88 + name_max" leaves
+     * out the sector marker; the code follows format-fs.md) */
+    valid = s->g.name_max <= STRATA_FS_NAME_LIMIT && 100u + s->g.name_max <= ps;
     rc = strata_fs_format(&s->fs, &s->g.cfg);
     if (!valid && rc == 0)
         fz_fail("fs: format took name_max %u on %u-byte pages", (unsigned)s->g.name_max,
