@@ -54,9 +54,6 @@ int kvg_make(struct kvg *g, const struct kvg_choice *c, uint8_t device)
     k->buffer = g->buf;
     k->buffer_size = (uint16_t)sizeof g->buf;
     units = k->log_units + 2u + (uint32_t)k->partitions * k->partition_units;
-    /* KV-2 (docs/fuzzing.md): repeated mounts exceed the MSP430's row time; the rule is on in
-     * strict mode only until that is fixed */
-    msp = msp && getenv("STRATA_FUZZ_STRICT") != NULL;
     if (fz_dev_new(&g->dev, p, units, device, msp ? STRATA_SIM_OPT_ROW_TIME : 0u) != 0)
         return -1;
     k->flash = strata_sim_flash(g->dev.sim);
