@@ -34,18 +34,13 @@ const struct strata_sim_profile *ft_profile(const char *name)
     return strata_sim_profile_find(name);
 }
 
-void ft_open(struct ft_dev *d, const struct ft_params *p)
+void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc)
 {
-    struct strata_sim_config sc;
     uint32_t need = 0;
+    int rc;
     memset(d, 0, sizeof *d);
-    memset(&sc, 0, sizeof sc);
-    sc.profile = ft_profile(p->profile);
-    assert_non_null(sc.profile);
-    sc.erase_count = p->units;
-    sc.seed = p->seed;
-    sc.factory_bad = p->factory_bad;
-    d->sim = strata_sim_new(&sc);
+    assert_non_null(sc->profile);
+    d->sim = strata_sim_new(sc);
     assert_non_null(d->sim);
     d->cfg.flash = strata_sim_flash(d->sim);
     d->cfg.sectors = p->sectors;
@@ -59,8 +54,21 @@ void ft_open(struct ft_dev *d, const struct ft_params *p)
     assert_non_null(d->ram);
     d->cfg.ram = d->ram;
     d->cfg.ram_size = need;
-    assert_int_equal(strata_ftl_format(&d->ftl, &d->cfg), 0);
+    rc = strata_ftl_format(&d->ftl, &d->cfg);
+    if (rc != 0)
+        fail_msg("format: %d %s", rc, strata_strerror(rc));
     strata_ftl_dev(&d->ftl, &d->dev);
+}
+
+void ft_open(struct ft_dev *d, const struct ft_params *p)
+{
+    struct strata_sim_config sc;
+    memset(&sc, 0, sizeof sc);
+    sc.profile = ft_profile(p->profile);
+    sc.erase_count = p->units;
+    sc.seed = p->seed;
+    sc.factory_bad = p->factory_bad;
+    ft_open_sim(d, p, &sc);
 }
 
 int ft_mount(struct ft_dev *d)

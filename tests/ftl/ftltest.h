@@ -32,6 +32,8 @@ const struct strata_sim_profile *ft_profile(const char *name);
 /* A device and an FTL on it: formatted (persistent) or mounted (volatile); fails the test on
  * error. */
 void ft_open(struct ft_dev *d, const struct ft_params *p);
+/* The same on a simulator configured by the caller (faults, wear limits). */
+void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc);
 /* Mount again (after a reboot of the sim); returns the mount's result. */
 int ft_mount(struct ft_dev *d);
 void ft_close(struct ft_dev *d);

@@ -24,9 +24,6 @@ struct fmodel {
 static void fault_open(struct ft_dev *d, const struct ft_params *p, const struct faults *f)
 {
     struct strata_sim_config sc;
-    uint32_t need = 0;
-    int rc;
-    memset(d, 0, sizeof *d);
     memset(&sc, 0, sizeof sc);
     sc.profile = ft_profile(p->profile);
     sc.erase_count = p->units;
@@ -35,23 +32,7 @@ static void fault_open(struct ft_dev *d, const struct ft_params *p, const struct
     sc.wear_limit = f->wear_limit;
     sc.wear_spread = f->wear_spread;
     sc.read_flip_rate = f->flips;
-    d->sim = strata_sim_new(&sc);
-    assert_non_null(d->sim);
-    d->cfg.flash = strata_sim_flash(d->sim);
-    d->cfg.sectors = p->sectors;
-    d->cfg.mode = p->mode;
-    d->cfg.degree = p->degree;
-    d->cfg.shrink = p->shrink;
-    d->cfg.map_cache = p->cache;
-    d->cfg.reserve = p->reserve;
-    assert_int_equal(strata_ftl_ram_size(&d->cfg, &need), 0);
-    d->ram = calloc(need / 4u + 1u, 4u);
-    d->cfg.ram = d->ram;
-    d->cfg.ram_size = need;
-    rc = strata_ftl_format(&d->ftl, &d->cfg);
-    if (rc != 0)
-        fail_msg("format: %d %s", rc, strata_strerror(rc));
-    strata_ftl_dev(&d->ftl, &d->dev);
+    ft_open_sim(d, p, &sc);
 }
 
 /* Read s: the model's stamp (or the alternative), or an error; anything else fails. */
