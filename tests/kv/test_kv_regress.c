@@ -5,6 +5,8 @@
 
 #include "kvtest.h"
 
+#define KV_TEST_SEG_HDR 12u /* a log segment's header (docs/format-kv.md) */
+
 static void put_at(struct kt *t, uint32_t ts, int16_t a, int16_t b)
 {
     struct strata_kv_record r;
@@ -297,6 +299,100 @@ static void torn_commit_at_every_byte(void **state)
     }
 }
 
+/* stat's log_bytes counts whole segments behind the head, n x (unit - 12) bytes, which passes 16
+ * bits with large segments: computed in 16-bit arithmetic (an int on the MSP430 and the AVR) it
+ * would wrap. Here 4 KiB segments and an application region of 3,000 bytes make each commit
+ * larger than half a segment, so each commit cut by power leaves a torn object that fills its
+ * segment and the next attempt opens another: after 17 such cuts the log holds more than 64 KiB
+ * since the last commit, and log_bytes must say exactly how much. */
+static void log_bytes_past_16_bits(void **state)
+{
+    struct kt_geo g = kt_small();
+    struct kt *t = calloc(1, sizeof *t);
+    static uint8_t region[3000], seg[4096];
+    const uint32_t unit = sizeof seg;
+    struct strata_kv_stat st;
+    uint32_t n, ck_off, end;
+    (void)state;
+    g.profile = "w25q128";
+    g.log_units = 20;
+    g.partitions = 2;
+    g.partition_units = 1;
+    g.units = g.log_units + 2u + 2u;
+    kt_setup(t, kt_device_for(&g, 8), &g);
+    memset(region, 0x5A, sizeof region);
+    t->region.addr = region;
+    t->region.size = sizeof region;
+    assert_int_equal(strata_kv_format(&t->kv, &t->cfg), 0);
+    assert_int_equal(strata_kv_stat(&t->kv, &st), 0);
+    assert_int_equal(st.log_bytes, 8); /* the first commit's seal */
+    /* where the first commit object ends: 7 + its context (31 + 2 x partitions + 4 x d + the
+     * region) after the segment header */
+    ck_off = KV_TEST_SEG_HDR + 7u + 31u + 2u * 2u + 4u * 2u + (uint32_t)sizeof region;
+    for (n = 1; n <= 17; n++) {
+        /* the next segment's header, then part of the commit object */
+        strata_sim_cut_after_bytes(t->sim, KV_TEST_SEG_HDR + 2900u);
+        assert_int_equal(strata_kv_commit(&t->kv), STRATA_EPOWER);
+        strata_sim_reboot(t->sim);
+        assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
+        assert_int_equal(strata_kv_stat(&t->kv, &st), 0);
+        /* the restore zeroed the torn object in segment n: it ends where the erased bytes begin */
+        assert_int_equal(strata_flash_read(t->cfg.flash, (t->cfg.first_unit + n) * unit, seg,
+                                           unit), 0);
+        for (end = unit; end > 0 && seg[end - 1u] == 0xFF; end--)
+            ;
+        assert_true(end >= KV_TEST_SEG_HDR + 2900u);
+        assert_int_equal(st.log_bytes, n * (unit - KV_TEST_SEG_HDR) + end - ck_off);
+    }
+    assert_true(st.log_bytes > 0xFFFFu);
+    ts_assert_no_violations(t->sim);
+    strata_sim_free(t->sim);
+    free(t);
+}
+
+/* KV-2 (found by the kv_ops fuzzer): after a cut during puts, every later mount zeroed the same
+ * bytes again. The MSP430 counts each program of a row against its time between erases, so a
+ * node that keeps restarting without reaching a commit broke that rule after about 20 mounts.
+ * Whatever the cut left, a mount after the first restore must program nothing. */
+static void repeated_mounts_program_nothing(void **state)
+{
+    struct kt_geo g = kt_small(); /* msp430f5529 with its row-time rule */
+    struct kt *t = calloc(1, sizeof *t);
+    struct strata_sim_stats before, after;
+    uint32_t cut, n0, n1, zeroing = 0;
+    uint64_t h0, h1;
+    int i;
+    (void)state;
+    for (cut = 1; cut < 400; cut += 3) {
+        kt_setup(t, kt_device_for(&g, 11), &g);
+        memset(&t->app, 0, sizeof t->app);
+        assert_int_equal(strata_kv_format(&t->kv, &t->cfg), 0);
+        assert_int_equal(kt_run(t, 5, 12, 6), 0);
+        strata_sim_cut_after_bytes(t->sim, cut);
+        assert_int_equal(kt_run(t, 5, 1000, 0), STRATA_EPOWER);
+        strata_sim_reboot(t->sim);
+        assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
+        zeroing += t->kv.restored.garbage_records + t->kv.restored.slots_zeroed != 0;
+        assert_int_equal(kt_hash(&t->kv, &h0, &n0), 0);
+        assert_int_equal(n0, 12);
+        strata_sim_stats(t->sim, &before);
+        for (i = 0; i < 30; i++) {
+            strata_sim_reboot(t->sim);
+            memset(&t->kv, 0, sizeof t->kv);
+            assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
+        }
+        strata_sim_stats(t->sim, &after);
+        assert_int_equal(after.progs, before.progs);
+        assert_int_equal(kt_hash(&t->kv, &h1, &n1), 0);
+        assert_int_equal(n1, n0);
+        assert_true(h1 == h0);
+        ts_assert_no_violations(t->sim);
+        strata_sim_free(t->sim);
+    }
+    assert_true(zeroing > 0); /* the sweep reaches discard undo, not only erase undo */
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +404,8 @@ int main(void)
         cmocka_unit_test(inverted_query_is_refused),
         cmocka_unit_test(out_of_domain_keys_one_rule),
         cmocka_unit_test(torn_commit_at_every_byte),
+        cmocka_unit_test(log_bytes_past_16_bits),
+        cmocka_unit_test(repeated_mounts_program_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
