@@ -215,11 +215,7 @@ void kt_sim_config(const struct kt_geo *g, uint64_t seed, struct strata_sim_conf
     sc->profile = strata_sim_profile_find(g->profile ? g->profile : "msp430f5529");
     sc->erase_count = g->units;
     sc->seed = seed;
-    /* MSP430 row rule (on by default since issue 7 milestone 3, at the datasheet's per-write
-     * timings): off for kv's discard-undo modes until kv fixes its small writes there, which
-     * exceed tCPT (16 ms per 128 B row between erases: about 188 single writes); see
-     * docs/simulator.md. The erase-undo modes keep it. */
-    sc->options = g->profile || (g->flags & STRATA_KV_ERASE_UNDO) ? 0 : STRATA_SIM_OPT_NO_ROW_TIME;
+    /* the MSP430 row rule is on by default for msp430f5529 (docs/simulator.md) */
 }
 
 struct strata_sim *kt_device_for(const struct kt_geo *g, uint64_t seed)
