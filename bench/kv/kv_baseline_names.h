@@ -43,6 +43,7 @@
 #define kv_part_clean bl_kv_part_clean
 #define kv_part_io bl_kv_part_io
 #define kv_part_unit bl_kv_part_unit
+#define kv_prog_runs bl_kv_prog_runs
 #define kv_quadrant bl_kv_quadrant
 #define kv_rb_group_alloc bl_kv_rb_group_alloc
 #define kv_rb_node_append bl_kv_rb_node_append

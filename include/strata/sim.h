@@ -21,7 +21,11 @@
  *                already programmed since the erase (0xFF bytes program nothing).
  *   MARKER       NAND program of a bad-block marker byte (geo.bbm_*) to anything but 0xFF other
  *                than through mark_bad.
- *   ROW_TIME     MSP430 cumulative program time per row exceeded (STRATA_SIM_OPT_ROW_TIME).
+ *   REWRITE      DataFlash program or erase that would leave a page of its sector holding data
+ *                un-rewritten for more than rewrite_limit page operations of the sector
+ *                (STRATA_SIM_OPT_DATAFLASH_REWRITE).
+ *   ROW_TIME     MSP430 cumulative program time per row between erases exceeded (tCPT, on by
+ *                default; STRATA_SIM_OPT_NO_ROW_TIME switches it off).
  *   RANGE        address, length or unit out of range, or misaligned (the wrappers catch this
  *                first with STRATA_EINVAL; the device refuses it too).
  *   BAD_BLOCK    any access to a bad unit other than is_bad/mark_bad.
@@ -89,6 +93,16 @@ enum strata_sim_tear_model {
     STRATA_SIM_TEAR_MODEL_SUBSET
 };
 
+/* MCU flash (MSP430): the cumulative program time of a row between erases is limited (the
+ * datasheet's tCPT); each write is charged at the datasheet's maximum timings: a byte or word
+ * write (1 or 2 bytes of a row) word_ps, a longer write into a row a block write: its first byte
+ * block_first_ps, each further byte but the last block_ps, the last block_last_ps. */
+struct strata_sim_row_rule {
+    uint32_t size;      /* row bytes; 0 = no rule */
+    uint64_t limit_ps;  /* tCPT per row between erases */
+    uint64_t word_ps, block_first_ps, block_ps, block_last_ps;
+};
+
 struct strata_sim_profile {
     const char *name;    /* as in flash-profiles.md */
     const char *summary; /* part, source of the figures, assumptions */
@@ -97,14 +111,17 @@ struct strata_sim_profile {
     uint32_t caps;
     struct strata_sim_cost read, prog, erase;
     struct strata_sim_cost read_random, prog_random; /* FTL: an access not continuing the last one */
-    uint32_t endurance;          /* rated erase cycles per unit (for lifetime estimates) */
-    uint32_t row_size;           /* MSP430 cumulative-program-time rule: row bytes (0 = none) */
-    uint64_t row_prog_limit_ps;  /* ... and the limit per row between erases */
+    uint32_t endurance;          /* rated erase cycles per unit (the default wear limit) */
+    struct strata_sim_row_rule row; /* MSP430 cumulative program time per row (size 0: none) */
     uint32_t max_factory_bad;    /* datasheet bound on factory bad units (of geo.erase_count) */
     enum strata_sim_tear_model tear_model; /* how a cut program tears on this part (PREFIX or
                                               SUBSET; PROFILE for media without bitwise program) */
     double rber_end; /* NAND: raw bit-error rate at rated endurance (fresh data, no disturb), from
                         the ECC the part requires; 0 = no bit errors (docs/simulator.md) */
+    /* DataFlash: each page of a sector must be rewritten within this many page erase/program
+     * operations of its sector (STRATA_SIM_OPT_DATAFLASH_REWRITE); 0 = no such rule */
+    uint32_t rewrite_limit;
+    const uint32_t *rewrite_sectors; /* pages per sector, in order, 0-ended; the last repeats */
 };
 
 size_t strata_sim_profile_count(void);
@@ -112,7 +129,19 @@ const struct strata_sim_profile *strata_sim_profile_at(size_t i);
 const struct strata_sim_profile *strata_sim_profile_find(const char *name); /* NULL if unknown */
 
 /* Options. */
-#define STRATA_SIM_OPT_ROW_TIME (1u << 0)          /* enforce the per-row cumulative program time */
+/* The per-row cumulative program time is enforced by default on profiles with a row rule; this
+ * bit (which used to switch it on) is kept so that old configs and images still mean the same. */
+#define STRATA_SIM_OPT_ROW_TIME (1u << 0)
+#define STRATA_SIM_OPT_NO_ROW_TIME (1u << 7) /* do not enforce it */
+/* DataFlash (profiles with a rewrite_limit): enforce "each page of a sector rewritten within
+ * 10,000 cumulative page erase/program operations of the sector" (REWRITE violations). */
+#define STRATA_SIM_OPT_DATAFLASH_REWRITE (1u << 8)
+/* SD card (FTL profiles): writes go to a volatile cache of 16 blocks that sync (or a full cache,
+ * oldest first) writes back; a power loss keeps a random subset of the cached blocks. */
+#define STRATA_SIM_OPT_SD_CACHE (1u << 9)
+/* SD card: worst-case power cuts: a cut during a write also leaves garbage in recently written
+ * blocks (each of the last 8 with probability 1/2, at least one). */
+#define STRATA_SIM_OPT_SD_WORST_CUT (1u << 10)
 #define STRATA_SIM_OPT_ABORT_ON_VIOLATION (1u << 1) /* abort() at a violation (for a debugger) */
 /* NAND realism is on by default; each of these turns one part of it off: */
 #define STRATA_SIM_OPT_NO_BIT_ERRORS (1u << 2)   /* no raw bit errors (read_flip_rate still applies) */
@@ -231,7 +260,7 @@ double strata_sim_page_rber(const struct strata_sim *sim, uint32_t page);
 enum strata_sim_violation {
     STRATA_SIM_V_ZERO_TO_ONE, STRATA_SIM_V_NOT_ERASED, STRATA_SIM_V_ORDER, STRATA_SIM_V_NOP,
     STRATA_SIM_V_ROW_TIME, STRATA_SIM_V_RANGE, STRATA_SIM_V_BAD_BLOCK, STRATA_SIM_V_NO_ERASE,
-    STRATA_SIM_V_REGION, STRATA_SIM_V_MARKER, STRATA_SIM_V_COUNT
+    STRATA_SIM_V_REGION, STRATA_SIM_V_MARKER, STRATA_SIM_V_REWRITE, STRATA_SIM_V_COUNT
 };
 const char *strata_sim_violation_name(enum strata_sim_violation v);
 
@@ -267,6 +296,7 @@ const char *strata_sim_last_violation(const struct strata_sim *sim);
 
 /* ---- direct access for tests (no rules, no cost, no power check) ----------------------------- */
 
+/* peek shows the medium as it stands (an SD card's cached writes not included). */
 int strata_sim_peek(const struct strata_sim *sim, uint32_t addr, void *buf, uint32_t len);
 int strata_sim_poke(struct strata_sim *sim, uint32_t addr, const void *buf, uint32_t len);
 int strata_sim_peek_spare(const struct strata_sim *sim, uint32_t page, void *buf);

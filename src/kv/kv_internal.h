@@ -153,6 +153,12 @@ uint32_t kv_signature(const struct strata_kv *kv);
 /* The CRC of b[0, n) (seeded), stored after them, or with `check` compared with what is stored
  * there: 1 if equal, else 0. */
 int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check);
+/* Program b[0, n) at device address addr, one program per run of bytes that are not `skip`, and
+ * leave the `skip` bytes alone: 0xFF to write an image into an erased unit, 0x00 to zero what
+ * was read there (the run is zeroed in b first). On the MSP430 every byte a program covers counts
+ * against its row's program time (tCPT) whether it changes or not, so a byte is programmed at
+ * most once by a write and once by a zeroing between erases (docs/kv.md, "Row time"). */
+int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t n, uint8_t skip);
 /* Blank-check a unit (relative to first_unit) and erase it unless blank. */
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
 /* Flash access (device addresses; units relative to first_unit). */

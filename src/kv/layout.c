@@ -193,16 +193,11 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
         int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
-        /* zeroing programs only a chunk not all zero yet: a restore repeated by every mount of
+        /* zeroing programs only the bytes not zero yet: a restore repeated by every mount of
          * a store that never reaches a commit must not program the same row again and again
          * (the MSP430 counts each program of a row against its time between erases: KV-2) */
-        for (i = 0; mode == KV_SCAN_ZERO && i < n; i++)
-            if (b[i] != 0) {
-                memset(b, 0, sizeof b);
-                if ((rc = kv_fprog(kv, addr, b, n)) != 0)
-                    return rc;
-                break;
-            }
+        if (mode == KV_SCAN_ZERO && (rc = kv_prog_runs(kv, addr, b, n, 0x00)) != 0)
+            return rc;
         if (mode == KV_SCAN_CRC)
             *crc = strata_crc32(*crc, b, (size_t)n);
         for (i = 0; mode == KV_SCAN_BLANK && i < n; i++)
@@ -212,6 +207,22 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
         len -= n;
     }
     return mode == KV_SCAN_BLANK;
+}
+
+int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t n, uint8_t skip)
+{
+    uint32_t i, run = 0;
+    int rc = 0;
+    for (i = 0; i <= n && rc == 0; i++) {
+        if (i < n && b[i] != skip) {
+            b[i] &= skip; /* zeroing: 0 (skip is 0x00); writing an image: unchanged (0xFF) */
+            continue;
+        }
+        if (i > run)
+            rc = kv_fprog(kv, addr + run, b + run, i - run);
+        run = i + 1u;
+    }
+    return rc;
 }
 
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit)

@@ -32,13 +32,15 @@ static uint32_t used(const struct strata_kv *kv, const uint8_t *img)
     return n;
 }
 
-/* Program the image into `unit` (relative to first_unit) and close the entry at `entry`. */
-static int write_back(struct strata_kv *kv, uint32_t unit, const uint8_t *img, uint32_t entry)
+/* Program the image into `unit` (relative to first_unit), skipping its erased bytes (each stays
+ * free for one write and one zeroing, all the MSP430's row time allows), and close the entry at
+ * `entry`. */
+static int write_back(struct strata_kv *kv, uint32_t unit, uint8_t *img, uint32_t entry)
 {
     uint8_t done = 0;
     int rc;
     if ((rc = kv_ferase(kv, kv->cfg->first_unit + unit)) != 0 ||
-        (rc = kv_fprog(kv, kv_unit_addr(kv, unit), img, used(kv, img))) != 0)
+        (rc = kv_prog_runs(kv, kv_unit_addr(kv, unit), img, kv->unit_size, 0xFF)) != 0)
         return rc;
     kv->restored.units_restored++;
     return kv_fprog(kv, entry + KV_UNDO_DONE, &done, 1);
@@ -90,7 +92,7 @@ int kv_undo_pending(struct strata_kv *kv)
     return entries(kv, NULL);
 }
 
-static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *img)
+static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
 {
     uint32_t at;
     uint8_t e[KV_UNDO_LEN];

@@ -18,11 +18,13 @@ void sim_bind_flash(struct strata_sim *sim)
     g = &sim->flash.geo;
     sim->pages_per_unit = g->erase_size / g->page_size;
     sim->page_count = sim->pages_per_unit * g->erase_count;
-    sim->row_count = sim->profile->row_size ? strata_flash_size(&sim->flash) / sim->profile->row_size
-                                            : 0;
+    sim->row_count = sim->profile->row.size
+                         ? strata_flash_size(&sim->flash) / sim->profile->row.size
+                         : 0;
     spare_regions = g->spare_size ? (g->spare_region ? g->spare_size / g->spare_region : 1) : 0;
     sim->regions_per_page = (g->prog_region ? g->page_size / g->prog_region : 1) + spare_regions;
     sim->region_bytes = (sim->regions_per_page + 7) / 8;
+    sim->sectors = sim_sector_count(sim->profile, sim->page_count);
 }
 
 int sim_alloc_arrays(struct strata_sim *sim)
@@ -47,12 +49,22 @@ int sim_alloc_arrays(struct strata_sim *sim)
     }
     if (sim->row_count)
         sim->row_ps = calloc(sim->row_count, sizeof *sim->row_ps);
+    if (sim->sectors) {
+        sim->sector_ops = calloc(sim->sectors, sizeof *sim->sector_ops);
+        sim->rewritten_at = malloc(pages * sizeof *sim->rewritten_at);
+    }
+    if (sim->profile->kind == STRATA_SIM_FTL)
+        sim->cache_data = malloc((size_t)SIM_CACHE_BLOCKS * sim->flash.geo.prog_size);
     if (!sim->data || !sim->wear || !sim->wear_limit || !sim->unit_state ||
         (sim->flash.geo.spare_size && !sim->spare) ||
         (nand && (!sim->page_progs || !sim->top_page || !sim->reads || !sim->erased_at ||
                   !sim->page_flags || !sim->regions || !sim->errmask)) ||
-        (sim->row_count && !sim->row_ps))
+        (sim->row_count && !sim->row_ps) ||
+        (sim->sectors && (!sim->sector_ops || !sim->rewritten_at)) ||
+        (sim->profile->kind == STRATA_SIM_FTL && !sim->cache_data))
         return STRATA_ENOMEM;
+    if (sim->rewritten_at)
+        memset(sim->rewritten_at, 0xFF, pages * sizeof *sim->rewritten_at); /* all erased */
     return 0;
 }
 
@@ -71,6 +83,9 @@ void sim_free_arrays(struct strata_sim *sim)
     free(sim->page_flags);
     free(sim->regions);
     free(sim->errmask);
+    free(sim->sector_ops);
+    free(sim->rewritten_at);
+    free(sim->cache_data);
 }
 
 /* A tear model applies to bitwise-programmable media only; resolve the profile's default. */
@@ -102,6 +117,11 @@ static int config_ok(struct strata_sim *sim)
         sim->pages_per_unit > 0x7FFFFFFFu)
         return 0;
     if ((c->options & STRATA_SIM_OPT_HW_ECC) && !sim_is_nand(sim))
+        return 0;
+    if ((c->options & (STRATA_SIM_OPT_SD_CACHE | STRATA_SIM_OPT_SD_WORST_CUT)) &&
+        sim->profile->kind != STRATA_SIM_FTL)
+        return 0;
+    if ((c->options & STRATA_SIM_OPT_DATAFLASH_REWRITE) && !sim->profile->rewrite_limit)
         return 0;
     return fb == 0 || (sim_is_nand(sim) && fb < c->erase_count && fb <= factory_bad_bound(sim));
 }
@@ -188,8 +208,9 @@ struct strata_sim *strata_sim_clone(const struct strata_sim *src)
         return NULL;
     *sim = *src;
     sim->data = sim->spare = sim->unit_state = sim->page_progs = NULL;
-    sim->page_flags = sim->regions = sim->errmask = NULL;
+    sim->page_flags = sim->regions = sim->errmask = sim->cache_data = NULL;
     sim->wear = sim->wear_limit = sim->reads = sim->erased_at = NULL;
+    sim->sector_ops = sim->rewritten_at = NULL;
     sim->top_page = NULL;
     sim->row_ps = NULL;
     sim->flash.ctx = sim;
@@ -209,6 +230,12 @@ struct strata_sim *strata_sim_clone(const struct strata_sim *src)
     rc |= copy_array((void **)&sim->regions, src->regions, pages * src->region_bytes);
     rc |= copy_array((void **)&sim->errmask, src->errmask,
                      src->flash.geo.page_size + src->flash.geo.spare_size);
+    rc |= copy_array((void **)&sim->sector_ops, src->sector_ops,
+                     src->sectors * sizeof *src->sector_ops);
+    rc |= copy_array((void **)&sim->rewritten_at, src->rewritten_at,
+                     pages * sizeof *src->rewritten_at);
+    rc |= copy_array((void **)&sim->cache_data, src->cache_data,
+                     (size_t)SIM_CACHE_BLOCKS * src->flash.geo.prog_size);
     if (rc != 0) {
         strata_sim_free(sim);
         return NULL;

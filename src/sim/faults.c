@@ -63,6 +63,8 @@ void sim_power_fail(struct strata_sim *sim)
     sim->cut_op = 0;
     sim->cut_bytes = 0;
     sim->stats.power_cuts++;
+    if (sim->profile->kind == STRATA_SIM_FTL)
+        sim_ftl_power_loss(sim, 0);
     if (sim->tearing) { /* the torn operation is over: back to the device's own generator */
         sim->rng = sim->saved_rng;
         sim->tearing = 0;

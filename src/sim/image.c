@@ -7,9 +7,9 @@
 #include "sim_internal.h"
 
 #define IMAGE_MAGIC "STRATASM"
-#define IMAGE_VERSION 2u
+#define IMAGE_VERSION 3u
 #define HEADER_LEN 112u
-#define MAX_SECTIONS 12
+#define MAX_SECTIONS 14
 #define NAME_LEN 32u
 
 static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
@@ -51,6 +51,10 @@ static size_t sections_of(struct strata_sim *sim, struct section *s)
         s[n].base = sim->top_page, s[n].count = units, s[n++].width = 4;
     if (sim->row_ps)
         s[n].base = sim->row_ps, s[n].count = sim->row_count, s[n++].width = 8;
+    if (sim->sector_ops) {
+        s[n].base = sim->sector_ops, s[n].count = sim->sectors, s[n++].width = 4;
+        s[n].base = sim->rewritten_at, s[n].count = sim->page_count, s[n++].width = 4;
+    }
     if (sim->reads) {
         s[n].base = sim->reads, s[n].count = units, s[n++].width = 4;
         s[n].base = sim->erased_at, s[n].count = units, s[n++].width = 4;
@@ -95,8 +99,10 @@ static uint64_t image_length_for(const struct strata_sim_profile *p, uint32_t un
         len += pages + (uint64_t)units * 4;                           /* page states */
         len += (uint64_t)units * (4 + 4) + pages * (1 + (regions + 7) / 8); /* stress, flags */
     }
-    if (p->row_size)
-        len += (uint64_t)units * p->geo.erase_size / p->row_size * 8;     /* row times */
+    if (p->row.size)
+        len += (uint64_t)units * g->erase_size / p->row.size * 8;       /* row times */
+    if (p->rewrite_limit)                                             /* rewrite counts */
+        len += 4 * ((uint64_t)sim_sector_count(p, (uint32_t)pages) + pages);
     return len;
 }
 
@@ -254,7 +260,8 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
 
 #define KNOWN_OPTIONS                                                                          \
     (STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION | STRATA_SIM_OPT_IDEAL |      \
-     STRATA_SIM_OPT_HW_ECC)
+     STRATA_SIM_OPT_HW_ECC | STRATA_SIM_OPT_NO_ROW_TIME | STRATA_SIM_OPT_DATAFLASH_REWRITE |     \
+     STRATA_SIM_OPT_SD_CACHE | STRATA_SIM_OPT_SD_WORST_CUT)
 
 /* A unit's state against what its pages and markers say. */
 static int unit_plausible(const struct strata_sim *sim, uint32_t u)
@@ -305,7 +312,7 @@ static int states_plausible(const struct strata_sim *sim)
     for (i = 0; sim->page_progs && i < sim->page_count; i++)
         if (!page_plausible(sim, i))
             return 0;
-    return 1;
+    return sim_rewrite_plausible(sim);
 }
 
 int strata_sim_image_load(const char *path, struct strata_sim **out)

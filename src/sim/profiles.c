@@ -39,6 +39,25 @@
 #define RBER_ECC4 1.7504e-4
 #define RBER_ECC1 1.0749e-5
 
+/* MSP430F5529 datasheet (SLAS590, flash memory): tCPT 16 ms per 128-byte row between erases;
+ * maximum timings: tWord 85 us (byte or word write), tBlock,0 65 us (first byte of a block write),
+ * tBlock,1-(N-1) 49 us (each further byte), tBlock,N 73 us (the last). So 188 single writes fit in
+ * a row (16 ms / 85 us), or about two and a half full-row block writes. */
+#define MSP430_ROW                                                                               \
+    {                                                                                            \
+        128, ROUND(PS_MS(16)), ROUND(PS_US(85)), ROUND(PS_US(65)), ROUND(PS_US(49)),             \
+            ROUND(PS_US(73))                                                                     \
+    }
+#define NO_ROW {0, 0, 0, 0, 0, 0}
+
+/* DataFlash sectors (pages per sector, 0-ended, the last repeating), for the rule "each page of
+ * a sector must be rewritten within every 10,000 cumulative page erase/program operations"
+ * (AT45DB041B and AT45DB161B/D datasheets, "Algorithm for randomly modifying data"). AT45DB041B:
+ * sector 0 is 8 pages, 1 is 248, 2 is 256, 3 to 5 are 512 each; AT45DB161B/D: 8, 248, then 256. */
+static const uint32_t at45db041_sectors[] = {8, 248, 256, 512, 0};
+static const uint32_t at45db161_sectors[] = {8, 248, 256, 0};
+#define NO_REWRITE 0, NULL
+
 #define NAND_CAPS                                                                                \
     (STRATA_FLASH_CAP_INORDER_PAGES | STRATA_FLASH_CAP_BAD_BLOCKS | STRATA_FLASH_CAP_SPARE |    \
      STRATA_FLASH_CAP_READ_ERRORS)
@@ -56,9 +75,10 @@ static const struct strata_sim_profile profiles[] = {
         /* 50 us/B and 420 nJ/B over a 512 B segment */
         COST_E(PS_MS(25.6), 0, 0, PJ_NJ(420.0 * 512), 0, 0),
         NO_COST, NO_COST,
-        100000, 128, ROUND(PS_MS(16)), 0,
+        100000, MSP430_ROW, 0,
         STRATA_SIM_TEAR_MODEL_PREFIX, /* programs byte/word at a time */
         0,
+        NO_REWRITE,
     },
     {
         "fram-msp430fr5994",
@@ -70,24 +90,30 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(0, 0, PS_NS(250), 0, 0, PJ_NJ(1.4)),
         COST_E(0, 0, PS_NS(250), 0, 0, PJ_NJ(1.7)),
         NO_COST, NO_COST, NO_COST,
-        0, 0, 0, 0,
+        0, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         0,
+        NO_REWRITE,
     },
     {
         "at45db041",
-        "AT45DB041 serial flash used byte-addressably as NOR (Mica family), 2 KiB erase blocks; "
-        "costs from the HybridStore paper (Table 1); 256 B program pages assumed",
+        "AT45DB041 serial DataFlash used byte-addressably as NOR (Mica family), 2 KiB erase "
+        "blocks, 256 B program pages assumed (the part has 264). Read and erase from the "
+        "HybridStore paper (Table 1). A program is a page program per page touched: page to "
+        "buffer 120 us + buffer to page 7 ms (datasheet typ) + the paper's 12.6 us/B transfer, "
+        "at 15 mA (the family's active current; the paper's 4.3 uJ per 12.6 us byte would be "
+        "100 mA)",
         STRATA_SIM_NOR,
         {1, 1, 256, 2048, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_BITWISE_PROGRAM,
         COST_E(0, 0, PS_NS(12120), 0, 0, PJ_NJ(260)),
-        COST_E(0, 0, PS_NS(12600), 0, 0, PJ_NJ(4300)),
+        COST_I(0, PS_US(120 + 7000), PS_NS(12600), 15),
         COST_E(PS_MS(12), 0, 0, PJ_UJ(648), 0, 0),
         NO_COST, NO_COST,
-        100000, 0, 0, 0,
+        100000, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page programmed from the buffer */
         0,
+        10000, at45db041_sectors,
     },
     {
         "tc58dvg02",
@@ -102,9 +128,10 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(0, PS_US(1081.42), 0, 0, PJ_UJ(73.79), 0),
         COST_E(PS_MS(2.6), 0, 0, PJ_UJ(65.54), 0, 0),
         NO_COST, NO_COST,
-        100000, 0, 0, 160,
+        100000, NO_ROW, 160,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         RBER_ECC1,
+        NO_REWRITE,
     },
     {
         "m25p80",
@@ -119,9 +146,10 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, PS_US(60 + 400), PS_US(15 + 4.3), 15),
         COST_I(PS_MS(2000), 0, 0, 15),
         NO_COST, NO_COST,
-        100000, 0, 0, 0,
+        100000, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
         0,
+        NO_REWRITE,
     },
     {
         "w25q128",
@@ -135,9 +163,10 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, PS_NS(700000 + 833), PS_NS(166.667), 20),
         COST_I(PS_MS(45), 0, 0, 20),
         NO_COST, NO_COST,
-        100000, 0, 0, 0,
+        100000, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
         0,
+        NO_REWRITE,
     },
     {
         "at45db161",
@@ -152,9 +181,10 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, PS_MS(2), PS_NS(2105), 14),
         COST_I(PS_MS(12), 0, 0, 14),
         NO_COST, NO_COST,
-        100000, 0, 0, 0,
+        100000, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
         0,
+        10000, at45db161_sectors,
     },
     {
         "mt29f4g08",
@@ -170,9 +200,10 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, PS_US(200), PS_NS(25), 25),
         COST_I(PS_US(700), 0, 0, 25),
         NO_COST, NO_COST,
-        100000, 0, 0, 80,
+        100000, NO_ROW, 80,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         RBER_ECC4,
+        NO_REWRITE,
     },
     {
         "k9f1g08",
@@ -189,32 +220,38 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_US(5), PS_US(200), PS_NS(400), 15),
         COST_I(PS_MS(2), 0, 0, 15),
         NO_COST, NO_COST,
-        100000, 0, 0, 20,
+        100000, NO_ROW, 20,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         RBER_ECC1,
+        NO_REWRITE,
     },
     {
         "nand-pic24",
-        "Raw NAND behind a PIC24 (VMTree paper): 2048+64 B pages; read 203 kB/s, program "
-        "187 kB/s (paper, per byte); assumed 64-page blocks, 1024 blocks, NOP 4, erase 2 ms, "
-        "15 mA, and the large-page x8 conventions: 1-bit ECC per 528 B, marker at spare byte 0 "
-        "of page 0 or 1 (bytes 0-1 reserved as Linux does)",
+        "Raw NAND behind a PIC24 (VMTree paper): 2048+64 B pages; a 2048 B page read at "
+        "203 kB/s and programmed at 187 kB/s (paper), split into the array time of a typical SLC "
+        "part (tR 25 us, tPROG 200 us per page, assumed) and the PIC24's transfer per byte; "
+        "assumed 64-page blocks, 1024 blocks, NOP 4, erase 2 ms, 15 mA, and the large-page x8 "
+        "conventions: 1-bit ECC per 528 B, marker at spare byte 0 of page 0 or 1 (bytes 0-1 "
+        "reserved as Linux does)",
         STRATA_SIM_NAND,
         {1, 512, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
-        COST_I(0, 0, PS_NS(4926), 15),
-        COST_I(0, 0, PS_NS(5348), 15),
+        COST_I(0, PS_US(25), PS_NS(1e9 / 203e3 - 25e3 / 2048), 15),
+        COST_I(0, PS_US(200), PS_NS(1e9 / 187e3 - 200e3 / 2048), 15),
         COST_I(PS_MS(2), 0, 0, 15),
         NO_COST, NO_COST,
-        100000, 0, 0, 20,
+        100000, NO_ROW, 20,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         RBER_ECC1,
+        NO_REWRITE,
     },
     {
         "sd-spi",
         "SD card in SPI mode behind its FTL (VMTree paper, SAMD21): 512 B blocks, no erase; "
         "sequential 500 kB/s read and write, random 400 kB/s read, 215 kB/s write (paper); "
-        "100 mA; 32 MiB by default",
+        "100 mA; 32 MiB by default. Options: a 16-block volatile write cache flushed by sync, "
+        "and worst-case cuts damaging recently written blocks (flash-profiles.md: no integrity "
+        "guarantee on power loss during a write)",
         STRATA_SIM_FTL,
         {512, 512, 512, 512, 65536, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
         STRATA_FLASH_CAP_NO_ERASE,
@@ -223,9 +260,10 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST,
         COST_I(0, 0, PS_NS(2500), 100),
         COST_I(0, 0, PS_NS(4651), 100),
-        0, 0, 0, 0,
+        0, NO_ROW, 0,
         STRATA_SIM_TEAR_MODEL_PROFILE,
         0,
+        NO_REWRITE,
     },
 };
 

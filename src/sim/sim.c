@@ -108,6 +108,8 @@ static int op_read(const struct strata_flash *f, uint32_t addr, void *buf, uint3
     memcpy(buf, sim->data + addr, len);
     if (sim_is_nand(sim))
         rc = nand_read_errors(sim, addr, buf, len);
+    if (sim->cache_data != NULL)
+        sim_ftl_read(sim, addr, buf, len);
     sim_charge(sim, cost, pages, len);
     sim->stats.reads++;
     sim->stats.read_bytes += len;
@@ -116,21 +118,36 @@ static int op_read(const struct strata_flash *f, uint32_t addr, void *buf, uint3
 
 /* ---- programs ------------------------------------------------------------------------------- */
 
+/* The time a write of `n` bytes into one row counts against its tCPT: a byte or word write, or a
+ * block write (first byte, middle bytes, last byte), at the datasheet's maximum timings. */
+static uint64_t row_write_ps(const struct strata_sim_row_rule *r, uint32_t n)
+{
+    if (n <= 2)
+        return r->word_ps;
+    return r->block_first_ps + r->block_ps * (n - 2) + r->block_last_ps;
+}
+
+static int row_rule_on(const struct strata_sim *sim)
+{
+    return sim->row_ps != NULL && !(sim->cfg.options & STRATA_SIM_OPT_NO_ROW_TIME);
+}
+
 /* The MSP430 rule: cumulative program time per row between erases. */
 static int check_row_time(struct strata_sim *sim, uint32_t addr, uint32_t len)
 {
-    uint32_t rs = sim->profile->row_size, i;
+    const struct strata_sim_row_rule *r = &sim->profile->row;
+    uint32_t i;
     for (i = 0; i < len;) {
-        uint32_t a = addr + i, n = rs - a % rs;
+        uint32_t a = addr + i, n = r->size - a % r->size;
         uint64_t t;
         if (n > len - i)
             n = len - i;
-        t = sim->row_ps[a / rs] + sim->profile->prog.byte_ps * n;
-        if (t > sim->profile->row_prog_limit_ps)
+        t = sim->row_ps[a / r->size] + row_write_ps(r, n);
+        if (t > r->limit_ps)
             return sim_violation(sim, STRATA_SIM_V_ROW_TIME,
                                  "row %u: %llu ns of programming since erase (limit %llu)",
-                                 (unsigned)(a / rs), (unsigned long long)(t / 1000),
-                                 (unsigned long long)(sim->profile->row_prog_limit_ps / 1000));
+                                 (unsigned)(a / r->size), (unsigned long long)(t / 1000),
+                                 (unsigned long long)(r->limit_ps / 1000));
         i += n;
     }
     return 0;
@@ -151,6 +168,8 @@ static int check_prog_rules(struct strata_sim *sim, uint32_t addr, const uint8_t
                 return sim_violation(sim, STRATA_SIM_V_ZERO_TO_ONE,
                                      "program 0x%02x over 0x%02x at 0x%x", src[i], dst[i],
                                      (unsigned)(addr + i));
+        if ((rc = sim_check_rewrite(sim, addr / ps, (addr + len - 1) / ps + 1)) != 0)
+            return rc;
         break;
     case STRATA_SIM_NAND:
         for (i = 0; i < len;) {
@@ -165,20 +184,21 @@ static int check_prog_rules(struct strata_sim *sim, uint32_t addr, const uint8_t
     default:
         break;
     }
-    if (sim->row_ps != NULL && (sim->cfg.options & STRATA_SIM_OPT_ROW_TIME))
+    if (row_rule_on(sim))
         return check_row_time(sim, addr, len);
     return 0;
 }
 
-/* Record MSP430 row time for bytes [addr, addr+len). */
+/* Record MSP430 row time for a write of bytes [addr, addr+len) (per row, one write each). */
 static void note_row_time(struct strata_sim *sim, uint32_t addr, uint32_t len)
 {
-    uint32_t rs = sim->profile->row_size, i;
+    const struct strata_sim_row_rule *r = &sim->profile->row;
+    uint32_t i;
     for (i = 0; sim->row_ps != NULL && i < len;) {
-        uint32_t a = addr + i, n = rs - a % rs;
+        uint32_t a = addr + i, n = r->size - a % r->size;
         if (n > len - i)
             n = len - i;
-        sim->row_ps[a / rs] += sim->profile->prog.byte_ps * n;
+        sim->row_ps[a / r->size] += row_write_ps(r, n);
         i += n;
     }
 }
@@ -189,7 +209,7 @@ static void apply_prog(struct strata_sim *sim, uint32_t addr, const uint8_t *src
                        struct sim_cut cut, int power_cut)
 {
     uint8_t *dst = sim->data + addr;
-    uint32_t done = cut.cut ? cut.pos : len, ps = sim->flash.geo.page_size, i;
+    uint32_t done = cut.cut ? cut.pos : len, ps = sim->flash.geo.page_size;
     switch (sim->profile->kind) {
     case STRATA_SIM_NOR:
     case STRATA_SIM_DATAFLASH:
@@ -199,20 +219,18 @@ static void apply_prog(struct strata_sim *sim, uint32_t addr, const uint8_t *src
         else
             sim_tear_bitwise(sim, dst, src, len, cut);
         note_row_time(sim, addr, done + (uint32_t)(cut.cut && cut.partial));
+        if (done + (uint32_t)(cut.cut && cut.partial) > 0)
+            sim_note_rewrite(sim, addr / ps,
+                             (addr + done + (uint32_t)(cut.cut && cut.partial) - 1) / ps + 1, 0);
         break;
     case STRATA_SIM_NAND:
         sim_nand_apply(sim, addr, src, len, cut, power_cut);
         break;
-    case STRATA_SIM_FTL: {
-        /* Blocks before the cut hold new data; the block being written holds garbage. */
-        uint32_t bs = sim->flash.geo.prog_size;
-        uint32_t whole = cut.cut ? done / bs * bs : len;
-        memcpy(dst, src, whole);
-        if (cut.cut && (cut.partial || done > whole) && whole < len)
-            for (i = whole; i < whole + bs && i < len; i++)
-                dst[i] = (uint8_t)sim_rand(sim);
+    case STRATA_SIM_FTL:
+        sim_ftl_write(sim, addr, src, len, cut);
+        if (cut.cut)
+            sim_ftl_power_loss(sim, 1);
         break;
-    }
     case STRATA_SIM_FRAM:
         memcpy(dst, src, done);
         break;
@@ -315,7 +333,7 @@ static void reset_unit_state(struct strata_sim *sim, uint32_t unit, int complete
     if (sim_is_nand(sim))
         sim_reset_nand_unit(sim, unit, complete || weak, weak);
     if (sim->row_ps != NULL && complete) {
-        uint32_t rows = sim->flash.geo.erase_size / sim->profile->row_size;
+        uint32_t rows = sim->flash.geo.erase_size / sim->profile->row.size;
         for (i = 0; i < rows; i++)
             sim->row_ps[unit * rows + i] = 0;
     }
@@ -367,6 +385,9 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
                              sim->profile->name);
     if ((rc = sim_check_unit(sim, "erase", unit, 0)) != 0)
         return rc;
+    if ((rc = sim_check_rewrite(sim, unit * sim->pages_per_unit,
+                                (unit + 1) * sim->pages_per_unit)) != 0)
+        return rc;
     op.kind = STRATA_SIM_OP_ERASE;
     op.addr = unit;
     op.len = f->geo.erase_size;
@@ -385,6 +406,7 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
         return STRATA_EPOWER;
     }
     sim->wear[unit]++;
+    sim_note_rewrite(sim, unit * sim->pages_per_unit, (unit + 1) * sim->pages_per_unit, 1);
     if (sim->wear_limit[unit] != 0 && sim->wear[unit] > sim->wear_limit[unit])
         return fail_erase(sim, unit, cut, 1);
     if (sim_completes(cut, f->geo.erase_size) && sim_status_fails(sim, 1))
@@ -404,7 +426,12 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
 
 static int op_sync(const struct strata_flash *f)
 {
-    return sim_of(f)->powered ? 0 : STRATA_EPOWER;
+    struct strata_sim *sim = sim_of(f);
+    if (!sim->powered)
+        return STRATA_EPOWER;
+    if (sim->cache_data != NULL)
+        sim_ftl_sync(sim);
+    return 0;
 }
 
 const struct strata_flash_ops sim_ops = {

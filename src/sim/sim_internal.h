@@ -19,6 +19,9 @@
 #define PAGE_WEAK 0x80u
 #define PAGE_DECAY 0x7Fu
 
+#define SIM_CACHE_BLOCKS 16u
+#define SIM_RECENT_BLOCKS 8u
+
 struct strata_sim {
     struct strata_flash flash; /* flash.ctx points back here */
     struct strata_sim_config cfg;
@@ -40,6 +43,13 @@ struct strata_sim {
     uint32_t regions_per_page, region_bytes; /* main regions first, then spare regions */
     uint32_t clock_h;     /* retention clock, hours */
     uint8_t *errmask;     /* scratch: one page's bit errors (page + spare bytes) */
+    uint32_t *sector_ops;   /* DataFlash rewrite rule: page operations per sector */
+    uint32_t *rewritten_at; /* ... and each page's sector count at its last rewrite */
+    uint32_t sectors;
+    /* SD card: write cache (oldest first) and the blocks written back most recently */
+    uint8_t *cache_data;
+    uint32_t cache_addr[SIM_CACHE_BLOCKS], cache_count;
+    uint32_t recent[SIM_RECENT_BLOCKS], recent_count, recent_next;
 
     uint64_t rng;
     int powered;
@@ -151,6 +161,20 @@ int sim_check_unit(struct strata_sim *sim, const char *what, uint32_t unit, int 
 uint32_t sim_pages_touched(const struct strata_sim *sim, uint32_t addr, uint32_t len);
 
 extern const struct strata_flash_ops sim_ops;
+
+/* DataFlash rewrite rule (dataflash.c): sectors of the device; refuse an operation on pages
+ * [p0, p1) that would break the rule; note one that happened (erased: the pages were erased). */
+uint32_t sim_sector_count(const struct strata_sim_profile *p, uint32_t pages);
+int sim_rewrite_plausible(const struct strata_sim *sim);
+int sim_check_rewrite(struct strata_sim *sim, uint32_t p0, uint32_t p1);
+void sim_note_rewrite(struct strata_sim *sim, uint32_t p0, uint32_t p1, int erased);
+
+/* SD card (ftl.c): a write (cut at `cut`), the cache seen by a read, sync, a power loss. */
+void sim_ftl_write(struct strata_sim *sim, uint32_t addr, const uint8_t *src, uint32_t len,
+                   struct sim_cut cut);
+void sim_ftl_read(const struct strata_sim *sim, uint32_t addr, uint8_t *buf, uint32_t len);
+void sim_ftl_sync(struct strata_sim *sim);
+void sim_ftl_power_loss(struct strata_sim *sim, int writing);
 
 /* Layout sizes, shared with images. */
 uint32_t sim_unit_of(const struct strata_sim *sim, uint32_t addr);

@@ -5,7 +5,7 @@
 
 static const char *const violation_names[STRATA_SIM_V_COUNT] = {
     "zero-to-one", "not-erased", "order", "nop", "row-time", "range", "bad-block", "no-erase",
-    "region", "marker",
+    "region", "marker", "rewrite",
 };
 
 const char *strata_sim_violation_name(enum strata_sim_violation v)

@@ -215,7 +215,7 @@ void kt_sim_config(const struct kt_geo *g, uint64_t seed, struct strata_sim_conf
     sc->profile = strata_sim_profile_find(g->profile ? g->profile : "msp430f5529");
     sc->erase_count = g->units;
     sc->seed = seed;
-    sc->options = g->profile ? 0 : STRATA_SIM_OPT_ROW_TIME;
+    /* the MSP430 row rule is on by default for msp430f5529 (docs/simulator.md) */
 }
 
 struct strata_sim *kt_device_for(const struct kt_geo *g, uint64_t seed)

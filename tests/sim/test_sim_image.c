@@ -198,8 +198,8 @@ static void round_trip_nand(void **state)
     strata_sim_free(sim);
 }
 
-/* MCU flash with the row rule: 880 B programmed into row 0 (15.84 ms); after the round trip,
- * 8 more bytes fit (15.984 ms), the 9th does not. */
+/* MCU flash with the row rule: two whole-row block writes into row 0 (12.624 ms); after the round
+ * trip, 39 single writes fit (15.939 ms), the 40th does not. */
 static void round_trip_mcu_row_times(void **state)
 {
     struct strata_sim *sim = st_new("msp430f5529", 4, 2, STRATA_SIM_OPT_ROW_TIME), *back;
@@ -208,16 +208,17 @@ static void round_trip_mcu_row_times(void **state)
     int i;
     (void)state;
     memset(ff, 0xFF, sizeof ff);
-    for (i = 0; i < 6; i++)
+    for (i = 0; i < 2; i++)
         assert_int_equal(strata_flash_prog(f, 0, ff, 128), 0);
-    assert_int_equal(strata_flash_prog(f, 0, ff, 112), 0);
     assert_int_equal(strata_flash_erase(f, 3), 0);
     back = round_trip(sim);
     g = strata_sim_flash(back);
     assert_int_equal(strata_sim_config_of(back)->options, STRATA_SIM_OPT_ROW_TIME);
-    assert_int_equal(strata_flash_prog(g, 0, ff, 8), 0);
+    for (i = 0; i < 39; i++) {
+        assert_int_equal(strata_flash_prog(g, 0, ff, 1), 0);
+        assert_int_equal(strata_flash_prog(f, 0, ff, 1), 0);
+    }
     assert_int_equal(strata_flash_prog(g, 8, ff, 1), STRATA_EVIOLATION);
-    assert_int_equal(strata_flash_prog(f, 0, ff, 8), 0);
     assert_int_equal(strata_flash_prog(f, 8, ff, 1), STRATA_EVIOLATION);
     assert_same_images(sim, back);
     strata_sim_free(back);
@@ -286,12 +287,14 @@ static void damaged_images_rejected(void **state)
     free(longer);
     /* magic */
     assert_int_equal(load_edited(img, len, 0, "STRATASN", 8, 1), STRATA_ECORRUPT);
-    /* version: reported as such, CRC repaired or not; version 1 images (before the NAND fault
-     * state) included */
-    le32(b4, 3);
+    /* version: reported as such, CRC repaired or not; version 1 and 2 images (before the NAND
+     * fault state, before the DataFlash rewrite state) included */
+    le32(b4, 4);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 0), STRATA_EVERSION);
     le32(b4, 1);
+    assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
+    le32(b4, 2);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
     le32(b4, 0);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
@@ -380,7 +383,7 @@ static void damaged_nand_image_rejected(void **state)
      * position outside the block, unknown option bits. The torn marker (255) is reachable. */
     {
         size_t opts = 52;
-        uint8_t two = 2, torn = 255, top_bad[4] = {32, 0, 0, 0}, opt_bad[4] = {0x80, 0, 0, 0};
+        uint8_t two = 2, torn = 255, top_bad[4] = {32, 0, 0, 0}, opt_bad[4] = {0, 0x80, 0, 0};
         uint8_t top5[4] = {5, 0, 0, 0}, top4[4] = {4, 0, 0, 0};
         uint8_t *edit = malloc(len);
         assert_int_equal(load_edited(img, len, progs + 5, &two, 1, 1), STRATA_ECORRUPT);
