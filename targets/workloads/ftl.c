@@ -39,7 +39,8 @@ static const struct strata_flash_geometry geo = {1,  PAGE, PAGE, PAGE * PPB, BLO
                                                  1,  5,    1,    0x03,       0,      0,   0};
 
 static uint8_t image[BLOCKS * PPB * PAGE], spare[BLOCKS * PPB * OOB];
-static uint32_t ram[FTL_RAM / 4u];
+/* STRATA_FTL_RAM_ALIGN is 4 on every target; a uint32_t array is only 1-aligned on the AVR */
+static uint32_t ram[FTL_RAM / 4u] __attribute__((aligned(4)));
 static uint8_t sector[PAGE];
 static struct ramflash rf;
 static struct strata_ftl ftl;
