@@ -1,8 +1,8 @@
 /*
  * bench_ftl: the FaTVM paper's Section 7.3 with our own traces, synthetic and recorded from
  * programs running in strata_vm (--trace replays any recorded one). 8 MiB of sectors (the
- * paper's virtual memory) on a 128 MiB region of each NAND profile, in the paper's volatile mode; per FTL and
- * trace: block erases (counted by the simulator), sector copies, device time and energy of the
+ * paper's virtual memory) on a 128 MiB region of each NAND profile, in the paper's volatile
+ * mode; per FTL and trace: block erases (counted by the simulator), sector copies, device time and energy of the
  * trace, RAM of its tables (the paper's Table 8). Lavish-FTL (strata_ftl, degree 8 as in the
  * paper) beside Log-FTL and Superblock-FTL (logftl.c, superftl.c, at their papers' usual settings)
  * and the comparison users make, a Dhara-style journaling FTL with a 64-byte map (journalftl.c),
