@@ -1,14 +1,14 @@
 /*
  * bench_ftl: the FaTVM paper's Section 7.3 with our own traces, synthetic and recorded from
- * programs running in strata_vm (--trace replays any recorded one). 8 MiB of sectors (the
- * paper's virtual memory) on a 128 MiB region of each NAND profile, in the paper's volatile
- * mode; per FTL and trace: block erases (counted by the simulator), sector copies, device time and energy of the
+ * programs running in strata_vm (--trace replays any recorded one). 8 MiB of sectors (the paper's
+ * virtual memory) on a 128 MiB region of each NAND profile, in the paper's volatile mode; per FTL
+ * and trace: block erases (counted by the simulator), sector copies, device time and energy of the
  * trace, RAM of its tables (the paper's Table 8). Lavish-FTL (strata_ftl, degree 8 as in the
  * paper) beside Log-FTL and Superblock-FTL (logftl.c, superftl.c, at their papers' usual settings)
  * and the comparison users make, a Dhara-style journaling FTL with a 64-byte map (journalftl.c),
- * then sensitivity tables (degree, log blocks, N and M) and the Section 6.2 bounds checked
- * against the measured figures. Every read is checked against what was written: a baseline
- * that loses data fails the benchmark.
+ * then sensitivity tables (degree, log blocks, N and M) and the Section 6.2 bounds checked against
+ * the measured figures. Every read is checked against what was written: a baseline that loses data
+ * fails the benchmark.
  *
  * Traces (ops on S sectors; R = read, W = write; a VM pages in before it pages out):
  *  sequential  W 0..S-1, then twice R s, W s in order
