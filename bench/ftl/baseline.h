@@ -1,4 +1,4 @@
-/* The baselines of bench_ftl: Log-FTL and Superblock-FTL behind the sector-device interface, on
+/* The baselines of bench_ftl: Log-FTL, Superblock-FTL and a Dhara-style journal behind the sector-device interface, on
  * the same NAND layer as strata_ftl (bench code, not the library: tables come from calloc). Both
  * run in the paper's volatile mode (mount starts empty), erase a block when it is next allocated
  * (as strata_ftl does), and count erases and sector copies as strata_ftl_stats does. */
@@ -51,5 +51,22 @@ struct superftl *superftl_new(const struct strata_flash *flash, uint32_t blocks,
                               struct strata_sector_dev *dev);
 const struct bl_stats *superftl_stats(const struct superftl *f);
 void superftl_free(struct superftl *f);
+
+/* A Dhara-style journaling FTL (journalftl.c): the whole region one ring of pages, the map a
+ * radix tree inside the journal (64 bytes of RAM state), garbage collected at the tail. */
+struct journalftl;
+struct journalftl *journalftl_new(const struct strata_flash *flash, uint32_t blocks,
+                                  uint32_t sectors, struct strata_sector_dev *dev);
+const struct bl_stats *journalftl_stats(const struct journalftl *f);
+void journalftl_free(struct journalftl *f);
+
+/* Sector traces recorded from programs running in strata_vm (vmtrace.c): 16 KiB of whole-sector
+ * cache over vm_bytes of virtual memory. push() gets every sector read and write in order. */
+#define VMTRACE_PROGRAMS 3u
+typedef void (*vmtrace_push)(void *arg, uint32_t sector, int write);
+const char *vmtrace_name(uint32_t program);
+/* *real_data: 1 if the program ran on the shared weather data set (else a synthetic stand-in). */
+int vmtrace_record(uint32_t program, uint32_t vm_bytes, uint32_t sector_size, vmtrace_push push,
+                   void *arg, int *real_data);
 
 #endif

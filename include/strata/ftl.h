@@ -20,8 +20,12 @@
  *
  * SECTORS. A sector is a NAND page, or with `shrink` (the paper's sector-shrink adapter) one
  * partial-program region of a page (512 B on 2 KiB pages of mt29f4g08/k9f1g08), programmed and
- * read alone through the NAND layer within the part's NOP. Every page goes through
- * strata/nand.h: ECC, erased-page detection, bad blocks, the scrub signal.
+ * read alone through the NAND layer within the part's NOP. `shrink` is for volatile mode only:
+ * a persistent FTL on a part with program regions refuses it (STRATA_EINVAL), because a program
+ * cut late leaves its whole page weak, so a synced sector sharing a page with a later program
+ * could decay after a cut (keeping it would need page-aligned records and sync padding: not
+ * built). Every page goes through strata/nand.h: ECC, erased-page detection, bad blocks, the
+ * scrub signal.
  *
  * TWO MODES.
  *  - STRATA_FTL_VOLATILE (the paper: virtual memory keeps nothing across a reboot): mount starts
@@ -40,8 +44,9 @@
  *    uncorrectable, reading erased, or reading good and decaying later; a cut erase may leave a
  *    block that reads erased but holds no program. So the FTL decides from its own records, never
  *    from a blank check: blocks are erased right before use, a lavish block written before the
- *    mount continues in a freshly erased block of its own, and a copy made by a cut switch or
- *    merge counts only once a later record follows it.
+ *    mount continues in a freshly erased block of its own, and a record (a lavish block's
+ *    header, a block's first record, a copy run's commit) counts only once a later program
+ *    follows it: the last program before a cut, complete or not, is never trusted.
  *
  * BAD BLOCKS AND SCRUB. A lavish block holding a bad block (factory, or retired after a failed
  * program or erase) is dead: its D-1 good blocks stay unused (the price of needing no per-block

@@ -38,6 +38,10 @@ static int sectors_of(const struct strata_ftl_config *cfg, struct geo *g)
         g->regions = fg->page_size / fg->prog_region;
     g->sector_size = fg->page_size / g->regions;
     g->spb = fg->erase_size / fg->page_size * g->regions;
+    /* Persistent mode keeps whole pages: a partial program cut late leaves its whole page weak,
+     * so a synced sector sharing the page with a later program would decay (docs/ftl.md 4) */
+    if (g->regions > 1u && cfg->mode == STRATA_FTL_PERSISTENT)
+        return STRATA_EINVAL;
     return g->spb >= 4u && cfg->shrink <= 1u ? 0 : STRATA_EINVAL;
 }
 

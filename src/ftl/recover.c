@@ -42,18 +42,28 @@ static int hard_error(int rc)
     return rc < 0 && rc != STRATA_EECC && rc != STRATA_EBADBLOCK;
 }
 
-/* 1 if block b of lab was started by this LAB's incarnation: a BLOCK record naming it there,
- * and for an UNSEAL record its carried copy confirmed (rule 3). */
-static int started(struct strata_ftl *ftl, uint32_t lab, uint32_t lbn, uint32_t b, int *rc)
+/* What the first position of a LAB's block tells recovery. */
+enum ftl_start {
+    FTL_START_BLANK,   /* nothing programmed there: the block was never reached */
+    FTL_START_SPOILED, /* programmed, but not a record that counts: never to be programmed again */
+    FTL_START_COUNTED  /* a BLOCK record of this incarnation, confirmed by a program after it */
+};
+
+/* Classify block b of lab. Rule 3: a record counts only once the position after it holds a
+ * program (for an UNSEAL record, after its carried copy): the last program before a cut may be
+ * torn, or complete but weak (it decays with every read), so it is never trusted. A hard read
+ * error is left in *rc. */
+static enum ftl_start started(struct strata_ftl *ftl, uint32_t lab, uint32_t lbn, uint32_t b,
+                              int *rc)
 {
     uint32_t q = b * ftl->spb;
     struct ftl_rec r;
     if (!record_at(ftl, lab, q, &r, NULL, rc) || !(r.flags & FTL_F_BLOCK) || r.lbn != lbn ||
         r.block != b)
-        return 0;
-    if (r.flags & FTL_F_UNSEAL)
-        return !erased_at(ftl, lab, q + 1u + ((r.flags & FTL_F_CARRY) ? 1u : 0u), rc);
-    return 1;
+        return *rc == STRATA_NAND_ERASED || *rc == STRATA_EBADBLOCK ? FTL_START_BLANK
+                                                                   : FTL_START_SPOILED;
+    q += 1u + ((r.flags & (FTL_F_UNSEAL | FTL_F_CARRY)) == (FTL_F_UNSEAL | FTL_F_CARRY) ? 1u : 0u);
+    return erased_at(ftl, lab, q, rc) ? FTL_START_SPOILED : FTL_START_COUNTED;
 }
 
 /* Adopt a snapshot record: its pair and (unless NOSNAP) its ILBM. */
@@ -157,10 +167,14 @@ static int replay_from(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, uint3
     snapshot(ftl, &rp, &r);
     rp.last = start;
     for (q = start + 1u; go == 1 && q < ftl->ppl; q++) {
-        if (q % ftl->spb == 0u && !started(ftl, lab, lbn, q / ftl->spb, &rc)) {
-            if (rc != STRATA_NAND_ERASED && rc != STRATA_EBADBLOCK)
-                rp.last = q; /* a torn block start: programmed, never to be programmed again */
-            break;
+        if (q % ftl->spb == 0u) {
+            enum ftl_start st = started(ftl, lab, lbn, q / ftl->spb, &rc);
+            if (hard_error(rc))
+                return rc;
+            if (st == FTL_START_SPOILED)
+                rp.last = q; /* programmed, never to be programmed again */
+            if (st != FTL_START_COUNTED)
+                break;
         }
         rc = ftl_read_pos(ftl, lab, q, ftl->buf, 1);
         go = replay_one(ftl, lbn, e, &rp, q, rc);
@@ -177,13 +191,6 @@ static int replay_from(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, uint3
     return 0;
 }
 
-int ftl_replay(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e)
-{
-    uint32_t lab = ftl->llb[lbn] != FTL_NONE ? ftl->llb[lbn] : ftl->dlb[lbn];
-    if (ftl->mapidx[lbn] == FTL_NONE)
-        return STRATA_ECORRUPT;
-    return replay_from(ftl, lbn, lab, ftl_lpos(ftl, ftl->mapidx[lbn]), e);
-}
 
 /* The snapshot position of a LAB to replay from: the COMMIT of a target (or its header), then
  * the newest started block after it. Sets *drop when the LAB holds nothing confirmed. */
@@ -217,7 +224,7 @@ static int newest_start(struct strata_ftl *ftl, uint32_t lbn, uint32_t lab, cons
     if (hard_error(rc))
         return rc;
     for (b = ftl->degree; b-- > *start / ftl->spb + 1u;) {
-        if (started(ftl, lab, lbn, b, &rc)) {
+        if (started(ftl, lab, lbn, b, &rc) == FTL_START_COUNTED) {
             *start = b * ftl->spb;
             break;
         }
@@ -263,6 +270,22 @@ static void count_valid(struct strata_ftl *ftl, uint32_t lbn, const struct ftl_e
     }
 }
 
+int ftl_replay(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e)
+{
+    uint32_t lab = ftl->llb[lbn] != FTL_NONE ? ftl->llb[lbn] : ftl->dlb[lbn];
+    int rc;
+    if (ftl->mapidx[lbn] == FTL_NONE)
+        return STRATA_ECORRUPT;
+    rc = replay_from(ftl, lbn, lab, ftl_lpos(ftl, ftl->mapidx[lbn]), e);
+    /* The frontier may be the cut program, complete but weak: it read good at mount and may be
+     * uncorrectable now, so this replay can keep the version before it. The pair's counts
+     * (only this LBN's sectors live in its LABs, none written since the mount) follow the
+     * ILBM now in use, so no merge frees a LAB the map still points into. */
+    if (rc == 0)
+        count_valid(ftl, lbn, e);
+    return rc;
+}
+
 /* Pass 1: every LAB's header; dlb[lbn] holds the newest claim of each LBN. */
 static int claims(struct strata_ftl *ftl)
 {
@@ -271,7 +294,11 @@ static int claims(struct strata_ftl *ftl)
         struct ftl_rec r, best;
         uint32_t cur;
         int rc;
-        if (!record_at(ftl, lab, 0, &r, NULL, &rc) || !(r.flags & FTL_F_HEADER)) {
+        /* a header counts once position 1 holds a program (rule 3): the header that was the
+         * last program before a cut may be weak, read good now and fail later, and a claim
+         * compared against it then would be lost */
+        if (!record_at(ftl, lab, 0, &r, NULL, &rc) || !(r.flags & FTL_F_HEADER) ||
+            erased_at(ftl, lab, 1, &rc)) {
             if (hard_error(rc))
                 return rc;
             continue;

@@ -53,6 +53,25 @@ expect 2 "$strata" fs put "$dir/fs.img"
 expect 0 "$strata" image create "$dir/nand.img" --profile k9f1g08 --units 4
 expect 1 "$strata" fs format "$dir/nand.img"
 
+# strata ftl: a sector round trip on a NAND image, a trace replay, a mismatched option refused.
+expect 0 "$strata" image create "$dir/ftl.img" --profile k9f1g08 --units 48
+expect 0 "$strata" ftl format "$dir/ftl.img" --sectors 128
+expect 0 "$strata" ftl write "$dir/ftl.img" 7 "sector seven" --sectors 128
+expect 0 "$strata" ftl read "$dir/ftl.img" 7 --sectors 128
+grep -q "^sector seven$" "$dir/out" || { echo "FAIL: ftl read returned other bytes"; failures=$((failures + 1)); }
+printf 'W 3\nW 4\nR 3\nW 3\nR 3\nR 7\n' > "$dir/trace.txt"
+expect 0 "$strata" ftl replay "$dir/ftl.img" "$dir/trace.txt" --sectors 128
+grep -q "^6 operations" "$dir/out" || { echo "FAIL: ftl replay did not report its operations"; failures=$((failures + 1)); }
+expect 0 "$strata" ftl read "$dir/ftl.img" 7 --sectors 128
+grep -q "^sector seven$" "$dir/out" || { echo "FAIL: ftl replay changed another sector"; failures=$((failures + 1)); }
+expect 0 "$strata" ftl stats "$dir/ftl.img" --sectors 128
+printf 'W 999\n' > "$dir/bad-trace.txt"
+expect 1 "$strata" ftl replay "$dir/ftl.img" "$dir/bad-trace.txt" --sectors 128
+expect 1 "$strata" ftl read "$dir/ftl.img" 7 --degree 8 --sectors 128
+expect 2 "$strata" ftl read "$dir/ftl.img" --sectors 128
+expect 2 "$strata" ftl no-such-subcommand "$dir/ftl.img"
+expect 1 "$strata" ftl format "$dir/x.img"
+
 # The demo runs end to end on the real series and verifies every device.
 expect 0 "$strata" demo
 grep -q "FAILED" "$dir/out" && { echo "FAIL: demo reported a failure"; failures=$((failures + 1)); }

@@ -136,7 +136,7 @@ static void factory_bad(void **state)
     struct ft_params p = params(STRATA_FTL_VOLATILE, 0, 31);
     (void)state;
     fault_campaign("factory bad, volatile", &p, &f, 3000);
-    p = params(STRATA_FTL_PERSISTENT, 1, 32);
+    p = params(STRATA_FTL_PERSISTENT, 0, 32);
     fault_campaign("factory bad, persistent", &p, &f, 3000);
 }
 
@@ -148,8 +148,8 @@ static void wear_out(void **state)
     fault_campaign("wear-out, volatile", &p, &f, 6000);
     p = params(STRATA_FTL_PERSISTENT, 0, 34);
     fault_campaign("wear-out, persistent", &p, &f, 6000);
-    p = params(STRATA_FTL_PERSISTENT, 1, 35);
-    fault_campaign("wear-out, persistent, regions", &p, &f, 6000);
+    p = params(STRATA_FTL_VOLATILE, 1, 35);
+    fault_campaign("wear-out, volatile, regions", &p, &f, 6000);
 }
 
 static void bit_flips(void **state)

@@ -150,14 +150,14 @@ static void switch_persistent(void **state)
 {
     (void)state;
     check_switch(STRATA_FTL_PERSISTENT, 0);
-    check_switch(STRATA_FTL_PERSISTENT, 1);
 }
 
 static void merge1_both(void **state)
 {
     (void)state;
     check_merge1(STRATA_FTL_VOLATILE, 0);
-    check_merge1(STRATA_FTL_PERSISTENT, 1);
+    check_merge1(STRATA_FTL_PERSISTENT, 0);
+    check_merge1(STRATA_FTL_VOLATILE, 1);
 }
 
 static void merge2_both(void **state)
@@ -165,7 +165,7 @@ static void merge2_both(void **state)
     (void)state;
     check_merge23(STRATA_FTL_VOLATILE, 0, 0);
     check_merge23(STRATA_FTL_PERSISTENT, 0, 0);
-    check_merge23(STRATA_FTL_PERSISTENT, 1, 0);
+    check_merge23(STRATA_FTL_VOLATILE, 1, 0);
 }
 
 static void merge3_both(void **state)

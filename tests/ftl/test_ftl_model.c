@@ -56,13 +56,13 @@ static void persistent_profiles(void **state)
 {
     static const struct ft_params ps[] = {
         {"k9f1g08", 42, 0, 2, 0, 2, STRATA_FTL_PERSISTENT, 0, 11, 0},
-        {"k9f1g08", 42, 0, 4, 1, 3, STRATA_FTL_PERSISTENT, 0, 12, 0},
+        {"k9f1g08", 42, 0, 4, 0, 3, STRATA_FTL_PERSISTENT, 0, 12, 0},
         {"mt29f4g08", 50, 0, 8, 0, 4, STRATA_FTL_PERSISTENT, 0, 13, 0},
         /* tc58dvg02 is left out of persistent mode until main's simulator reads bad-block
          * markers at the profile's bbm_offset: src/sim/sim.c marker_bad() looks at spare byte 0
          * of pages 0-1, which the NAND layer gives the engine on this part, so every block the
          * FTL has written reads as factory-bad after a remount (fixed on the sim branch). */
-        {"nand-pic24", 42, 0, 3, 1, 2, STRATA_FTL_PERSISTENT, 0, 14, 0},
+        {"nand-pic24", 42, 0, 3, 0, 2, STRATA_FTL_PERSISTENT, 0, 14, 0},
     };
     size_t i;
     (void)state;
@@ -70,11 +70,31 @@ static void persistent_profiles(void **state)
         run(&ps[i], 3000);
 }
 
+/* Persistent mode keeps whole pages (a cut partial program weakens its whole page): the config
+ * check refuses shrink there, on a part with program regions, and takes it in volatile mode. */
+static void persistent_refuses_shrink(void **state)
+{
+    struct ft_params p = {"k9f1g08", 42, 0, 4, 1, 3, STRATA_FTL_VOLATILE, 0, 15, 0};
+    struct strata_ftl_config cfg;
+    struct ft_dev d;
+    uint32_t need;
+    (void)state;
+    ft_open(&d, &p);
+    cfg = d.cfg;
+    assert_true(d.dev.sector_size < 2048u); /* regions in volatile mode */
+    cfg.mode = STRATA_FTL_PERSISTENT;
+    assert_int_equal(strata_ftl_ram_size(&cfg, &need), STRATA_EINVAL);
+    assert_int_equal(strata_ftl_format(&d.ftl, &cfg), STRATA_EINVAL);
+    assert_int_equal(strata_ftl_mount(&d.ftl, &cfg), STRATA_EINVAL);
+    ft_close(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(volatile_profiles),
         cmocka_unit_test(persistent_profiles),
+        cmocka_unit_test(persistent_refuses_shrink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

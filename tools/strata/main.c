@@ -15,6 +15,8 @@ static const struct cli_command commands[] = {
     {"kv", "key-value store for intermittent devices: format, put, get, scan, stats", cmd_kv,
      help_kv},
     {"btree", "B+-tree index (VMTree): format, put, get, range, stats", cmd_btree, help_btree},
+    {"ftl", "Lavish-FTL sector device on raw NAND: format, write, read, replay, stats", cmd_ftl,
+     help_ftl},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
