@@ -1,0 +1,30 @@
+#!/bin/sh
+# compare.sh NATIVE VIRTUALIZED... : run each program, compare stdout and exit status with the
+# native run's byte for byte, under three vm geometries (tiny cache of 32-B blocks: every access
+# crosses into evictions; 8 blocks of 64 B under sector-shrink; the paper's 16 KiB of 512-B
+# blocks).
+set -u
+native=$1
+shift
+count=$#
+tmp=${TMPDIR:-/tmp}/vmcc-compare.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+"$native" > "$tmp/want" 2> "$tmp/want.err"
+want_rc=$?
+fail=0
+for prog in "$@"; do
+  for geo in "32 64 multi" "64 512 shrink" "512 16384 multi"; do
+    set -- $geo
+    VMCC_SPACE=1048576 VMCC_BLOCK=$1 VMCC_CACHE=$2 VMCC_SCHEME=$3 "$prog" > "$tmp/got" 2> "$tmp/got.err"
+    rc=$?
+    if [ $rc -ne $want_rc ] || ! cmp -s "$tmp/want" "$tmp/got"; then
+      echo "DIFFERS: $prog (block $1, cache $2, $3): exit $rc vs $want_rc"
+      diff "$tmp/want" "$tmp/got" | head -20
+      cat "$tmp/got.err" | head -5
+      fail=1
+    fi
+  done
+done
+[ $fail -eq 0 ] && echo "identical: $native and $count virtualized builds x 3 geometries"
+exit $fail
