@@ -16,8 +16,14 @@ fail=0
 for prog in "$@"; do
   for geo in "32 64 multi" "64 512 shrink" "512 16384 multi"; do
     set -- $geo
-    VMCC_SPACE=1048576 VMCC_BLOCK=$1 VMCC_CACHE=$2 VMCC_SCHEME=$3 "$prog" > "$tmp/got" 2> "$tmp/got.err"
+    VMCC_SPACE=1048576 VMCC_BLOCK=$1 VMCC_CACHE=$2 VMCC_SCHEME=$3 VMCC_STATS="$tmp/stats" \
+      "$prog" > "$tmp/got" 2> "$tmp/got.err"
     rc=$?
+    # the virtualized build must really have run on the vm: lookups and sector traffic
+    if ! grep -q '"misses": [1-9]' "$tmp/stats" || ! grep -q '"sector_reads": [1-9]' "$tmp/stats"; then
+      echo "NOT VIRTUAL: $prog (block $1, cache $2, $3) made no misses or sector reads"
+      fail=1
+    fi
     if [ $rc -ne $want_rc ] || ! cmp -s "$tmp/want" "$tmp/got"; then
       echo "DIFFERS: $prog (block $1, cache $2, $3): exit $rc vs $want_rc"
       diff "$tmp/want" "$tmp/got" | head -20

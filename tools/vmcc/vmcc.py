@@ -449,6 +449,8 @@ class Rewriter(c_generator.CGenerator):
 
     # declarations and scopes
     def visit_FuncDef(self, n):
+        if n.param_decls:
+            refuse(n, "K&R-style parameter declarations")
         self.func = n.decl.name
         self.lcb_names = []
         decl = self.visit(n.decl)
@@ -462,8 +464,6 @@ class Rewriter(c_generator.CGenerator):
                     if isinstance(pt, c_ast.ArrayDecl):  # an array parameter is a pointer
                         pt = c_ast.PtrDecl([], pt.type)
                     self.declare(p.name, Sym("var", pt))
-        if n.param_decls:
-            refuse(n, "K&R-style parameter declarations")
         self.in_body = True
         body = self.visit(n.body)
         self.in_body = False
@@ -514,6 +514,7 @@ class Rewriter(c_generator.CGenerator):
         a physical constant copied in by vmcc_space_init()."""
         out = []
         size_of = None
+        self.hoist_struct(n, vname, out)
         if n.init is not None:
             d = copy.deepcopy(n)
             d.name = "vmcc_init_" + vname
@@ -545,6 +546,20 @@ class Rewriter(c_generator.CGenerator):
         self.prev_end = "vmcc_end_%s" % vname
         self.vglobals.append((vname, n.init is not None))
         return "\n".join(out) + "\n"
+
+    def hoist_struct(self, n, vname, out):
+        """A struct or union defined in the global's own declaration is emitted on its own
+        (named if anonymous), so the relocator's casts can name its type."""
+        t = n.type
+        while not isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        su = t.type
+        if isinstance(su, (c_ast.Struct, c_ast.Union)) and su.decls is not None:
+            if su.name is None:
+                su.name = "vmcc_anon_" + vname
+            out.append(self.visit(copy.deepcopy(su)) + ";")
+            self.t.tags[(type(su).__name__, su.name)] = copy.deepcopy(su)
+            su.decls = None
 
     def pending_static(self, n, vname):
         self.pending.append(self.relocate(n, vname))
