@@ -2,7 +2,8 @@
 # compare.sh NATIVE VIRTUALIZED... : run each program, compare stdout and exit status with the
 # native run's byte for byte, under three vm geometries (tiny cache of 32-B blocks: every access
 # crosses into evictions; 8 blocks of 64 B under sector-shrink; the paper's 16 KiB of 512-B
-# blocks).
+# blocks). The environment may set VMCC_TEST_ARGS (the programs' arguments), VMCC_TEST_GEOS
+# (geometries, "block:cache:scheme ...") and VMCC_TEST_SPACE (bytes of virtual space).
 set -u
 native=$1
 shift
@@ -10,14 +11,19 @@ count=$#
 tmp=${TMPDIR:-/tmp}/vmcc-compare.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-"$native" > "$tmp/want" 2> "$tmp/want.err"
+args=${VMCC_TEST_ARGS:-}
+geos=${VMCC_TEST_GEOS:-"32:64:multi 64:512:shrink 512:16384:multi"}
+space=${VMCC_TEST_SPACE:-1048576}
+"$native" $args > "$tmp/want" 2> "$tmp/want.err"
 want_rc=$?
 fail=0
 for prog in "$@"; do
-  for geo in "32 64 multi" "64 512 shrink" "512 16384 multi"; do
+  for geo in $geos; do
+    IFS=:
     set -- $geo
-    VMCC_SPACE=1048576 VMCC_BLOCK=$1 VMCC_CACHE=$2 VMCC_SCHEME=$3 VMCC_STATS="$tmp/stats" \
-      "$prog" > "$tmp/got" 2> "$tmp/got.err"
+    unset IFS
+    VMCC_SPACE=$space VMCC_BLOCK=$1 VMCC_CACHE=$2 VMCC_SCHEME=$3 VMCC_STATS="$tmp/stats" \
+      "$prog" $args > "$tmp/got" 2> "$tmp/got.err"
     rc=$?
     # the virtualized build must really have run on the vm: lookups and sector traffic
     if ! grep -q '"misses": [1-9]' "$tmp/stats" || ! grep -q '"sector_reads": [1-9]' "$tmp/stats"; then
@@ -32,5 +38,5 @@ for prog in "$@"; do
     fi
   done
 done
-[ $fail -eq 0 ] && echo "identical: $native and $count virtualized builds x 3 geometries"
+[ $fail -eq 0 ] && echo "identical: $native and $count virtualized builds x geometries $geos"
 exit $fail

@@ -21,6 +21,7 @@ int putchar(int c);
 int fputc(int c, FILE *f);
 int getchar(void);
 int fgetc(FILE *f);
+char *fgets(char *s, int n, FILE *f);
 size_t fread(void *p, size_t size, size_t n, FILE *f);
 size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 FILE *fopen(const char *path, const char *mode);

@@ -9,6 +9,8 @@ void abort(void);
 int abs(int x);
 long labs(long x);
 int atoi(const char *s);
+double strtod(const char *s, char **end);
+double atof(const char *s);
 long strtol(const char *s, char **end, int base);
 unsigned long strtoul(const char *s, char **end, int base);
 void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
