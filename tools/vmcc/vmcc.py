@@ -697,8 +697,11 @@ def main():
     except subprocess.CalledProcessError as e:
         print(e.stderr, file=sys.stderr)
         return 1
-    with open(a.output, "w") as f:
-        f.write(out)
+    if a.output == "-":
+        sys.stdout.write(out)
+    else:
+        with open(a.output, "w") as f:
+            f.write(out)
     return 0
 
 
