@@ -318,19 +318,21 @@ class Rewriter(c_generator.CGenerator):
         self.site += 1
         return "vmcc_a%d" % self.site, "vmcc_i%d" % self.site, "vmcc_o%d" % self.site
 
-    def _load(self, cls, lcb, a, i):
+    def _access(self, verb, cls, lcb, a, i):
+        """The runtime call moving image i to or from the address a (verb: read or write):
+        strata_vm_read/write for a known-virtual lvalue, load/store for a universal one."""
         if cls == VIRT:
-            return ("strata_vm_read(vmcc_vm, %s, (strata_vaddr)(uintptr_t)%s, &%s, "
-                    "(uint32_t)sizeof %s);" % (lcb, a, i, i))
-        return ("strata_vm_load(vmcc_vm, %s, (strata_vm_uptr)(uintptr_t)%s, &%s, "
-                "(uint32_t)sizeof %s);" % (lcb, a, i, i))
+            fn, conv = "strata_vm_" + verb, "(strata_vaddr)(uintptr_t)"
+        else:
+            fn, conv = "strata_vm_" + ("load" if verb == "read" else "store"), \
+                "(strata_vm_uptr)(uintptr_t)"
+        return "%s(vmcc_vm, %s, %s%s, &%s, (uint32_t)sizeof %s);" % (fn, lcb, conv, a, i, i)
+
+    def _load(self, cls, lcb, a, i):
+        return self._access("read", cls, lcb, a, i)
 
     def _store(self, cls, lcb, a, i):
-        if cls == VIRT:
-            return ("strata_vm_write(vmcc_vm, %s, (strata_vaddr)(uintptr_t)%s, &%s, "
-                    "(uint32_t)sizeof %s);" % (lcb, a, i, i))
-        return ("strata_vm_store(vmcc_vm, %s, (strata_vm_uptr)(uintptr_t)%s, &%s, "
-                "(uint32_t)sizeof %s);" % (lcb, a, i, i))
+        return self._access("write", cls, lcb, a, i)
 
     def read(self, n):
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
