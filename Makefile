@@ -31,6 +31,7 @@ demo: bootstrap
 	$(RELEASE_CONFIG)
 	cmake --build $(BUILD)/release -j$(JOBS)
 	$(BUILD)/release/tools/strata/strata demo --shared $(SHARED) --out $(BUILD)/demo
+	$(BUILD)/release/bench/vm/programs/bench_vm_programs --demo --out $(BUILD)/demo
 	$(REPORT) $(BUILD)/demo --title "Strata demo"
 
 bench: bootstrap

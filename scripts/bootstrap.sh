@@ -8,6 +8,8 @@ packages="cmake make gcc libc6-dev libcmocka-dev pkg-config gcc-arm-none-eabi li
 packages="$packages qemu-system-arm qemu-user gcc-avr avr-libc binutils-avr simavr libsimavr-dev gcc-multilib llvm"
 # the HTML report: plots (run with /usr/bin/python3) and the headless-browser check of the page
 packages="$packages python3-matplotlib chromium"
+# strata-vmcc (tools/vmcc): the C parser it rewrites with
+packages="$packages python3-pycparser"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

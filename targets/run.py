@@ -45,10 +45,7 @@ ENGINES = ["fs", "kv", "stream", "btree", "ftl", "vm"]
 # Known failures on one target, each an open defect named in docs/status.md: reported as OPEN
 # DEFECT (not a pass), left out of the digest comparison, and a PROBLEM once it passes (remove
 # the entry with the fix), so an entry can neither hide a new failure nor outlive its defect.
-OPEN_DEFECTS = {
-    ("avr", "vm"): "strata_vm_move returns STRATA_EINVAL on the AVR (16-bit int and pointers); "
-                   "every other call of the workload passes there",
-}
+OPEN_DEFECTS = {}
 
 
 def sh(cmd, **kw):

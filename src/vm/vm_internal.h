@@ -8,10 +8,16 @@
 /* Control word: the block's virtual address (block-aligned, never 0: the base is not 0), and in
  * the low bits the tag leaves free (block_size >= 32): the dirty bit, a pin count (bits 1-3) and
  * the write-pin bit (some pin of the block was made with STRATA_VM_WRITE). 0 = empty. */
-#define VM_DIRTY 1u
-#define VM_PIN_ONE 2u
-#define VM_PIN_MASK (STRATA_VM_MAX_PINS * VM_PIN_ONE)
-#define VM_WPIN 16u
+/* The bits are uint32_t, not `unsigned`: `ctl &= ~VM_DIRTY` with a 16-bit unsigned (AVR,
+ * MSP430) would clear the tag's upper half (~1u is 0xFFFE there), which made every block cleaned
+ * by a write-back unreachable and a later eviction write it to a sector outside the window. */
+#define VM_DIRTY ((uint32_t)1)
+#define VM_PIN_ONE ((uint32_t)2)
+#define VM_PIN_MASK ((uint32_t)STRATA_VM_MAX_PINS * VM_PIN_ONE)
+#define VM_WPIN ((uint32_t)16)
+/* Fails to compile wherever a complemented bit would be narrower than a control word. */
+typedef char vm_ctl_bits_are_32[(sizeof(~VM_DIRTY) >= sizeof(uint32_t) &&
+                                 sizeof(~VM_WPIN) >= sizeof(uint32_t)) ? 1 : -1];
 #define VM_NIL 0xFFFFu            /* end of the LRU list */
 #define VM_NO_SECTOR 0xFFFFFFFFu  /* the sector buffer holds nothing */
 

@@ -1,0 +1,17 @@
+/* strata-vmcc parse-only header (see stddef.h). */
+#ifndef VMCC_STRING_H
+#define VMCC_STRING_H
+#include <stddef.h>
+void *memcpy(void *d, const void *s, size_t n);
+void *memmove(void *d, const void *s, size_t n);
+void *memset(void *d, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+void *memchr(const void *s, int c, size_t n);
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strcpy(char *d, const char *s);
+char *strncpy(char *d, const char *s, size_t n);
+char *strcat(char *d, const char *s);
+char *strchr(const char *s, int c);
+#endif
