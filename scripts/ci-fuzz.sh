@@ -38,8 +38,8 @@ kv_ops      1 400
 nand        1 500
 sim_image   1 800
 btree       1 1500
-ftl_ops     1 600
-vm_ops      1 600
+ftl_ops     1 100   (its 48 seeds replay in about 5 s of CPU: NAND devices with BCH)
+vm_ops      1 300
 EOF
 }
 
@@ -92,7 +92,7 @@ while IFS="$tab" read -r name covers dict; do
     mkdir -p "$work/$name.corpus" "$crashes"
     rc=0
     # shellcheck disable=SC2086
-    $norandom "$bin" -seed="$seed" -runs="$runs" -reload=0 -timeout=60 \
+    $norandom "$bin" -seed="$seed" -runs="$runs" -reload=0 -timeout=60 -report_slow_units=600 \
         -print_final_stats=1 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} \
         -seed_inputs=@"$work/$name.seeds" "$work/$name.corpus" \
         </dev/null >"$work/$name.log" 2>&1 || rc=$?
