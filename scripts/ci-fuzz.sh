@@ -32,7 +32,7 @@ tab=$(printf '\t')
 plan() {
     cat <<'EOF'
 fs          1 1500
-fs_ops      2 1500  open: FS-5, FS-6, FS-8, FS-9, FS-10 (seeds 1, 3 and 4 find FS-9, FS-8, FS-10; seed 2 passes)
+fs_ops      2 1500  open: FS-5, FS-6, FS-8, FS-9, FS-10, FS-11 (seeds 1, 3 and 4 find FS-9, FS-8, FS-10; seed 2 passes)
 kv          1 2500
 kv_ops      1 400
 nand        1 500
