@@ -97,21 +97,28 @@ void fz_out_free(struct fz_out *o)
 int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint8_t device,
                uint32_t options)
 {
+    struct strata_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.profile = strata_sim_profile_find(profile);
+    c.options = options;
+    return fz_dev_make(d, &c, units, device);
+}
+
+int fz_dev_make(struct fz_dev *d, struct strata_sim_config *c, uint32_t units, uint8_t device)
+{
     static const enum strata_sim_tear_model models[3] = {
         STRATA_SIM_TEAR_MODEL_PROFILE, STRATA_SIM_TEAR_MODEL_PREFIX, STRATA_SIM_TEAR_MODEL_SUBSET};
-    struct strata_sim_config c;
     uint8_t *pattern;
     uint32_t es, total;
     memset(d, 0, sizeof *d);
-    memset(&c, 0, sizeof c);
-    c.profile = strata_sim_profile_find(profile);
-    if (c.profile == NULL || units == 0)
+    if (c->profile == NULL || units == 0)
         return -1;
-    c.erase_count = total = units + 2u;
-    c.seed = device;
-    c.options = options;
-    c.tear_model = models[device % 3u];
-    if ((d->sim = strata_sim_new(&c)) == NULL)
+    c->erase_count = total = units + 2u;
+    c->seed = device;
+    /* only NOR, DataFlash and MCU flash tear by a chosen model; NAND keeps its own */
+    c->tear_model = c->profile->kind == STRATA_SIM_NAND ? STRATA_SIM_TEAR_MODEL_PROFILE
+                                                         : models[device % 3u];
+    if ((d->sim = strata_sim_new(c)) == NULL)
         return -1;
     d->first = 1;
     d->units = units;

@@ -56,6 +56,9 @@ struct fz_dev {
  * device cannot be made. */
 int fz_dev_new(struct fz_dev *d, const char *profile, uint32_t units, uint8_t device,
                uint32_t options);
+/* The same on a simulator configuration the caller filled (profile, options, NAND faults): its
+ * erase_count, seed and tear model are set here. The profile must outlive the device. */
+int fz_dev_make(struct fz_dev *d, struct strata_sim_config *c, uint32_t units, uint8_t device);
 void fz_dev_free(struct fz_dev *d);
 /* Overlay the region from its start with n bytes (the rest stays erased). */
 void fz_dev_load(struct fz_dev *d, const uint8_t *p, size_t n);

@@ -76,7 +76,7 @@ run_target() {
     rc=0
     # shellcheck disable=SC2086
     (cd "$jobs" && exec "$build/fuzz/fuzz_$name" -max_total_time="$seconds" \
-        -print_final_stats=1 -timeout=25 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} \
+        -print_final_stats=1 -timeout=25 -report_slow_units=600 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} \
         ${FUZZ_FLAGS:-} "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1) ||
         rc=$?
     cat "$jobs"/fuzz-*.log >>"$logs/$name.log" 2>/dev/null || true
