@@ -78,8 +78,10 @@ struct strata_fs_config {
     uint32_t unit_count; /* 0: to the end of the device */
     uint8_t *buffer;     /* scratch for copies and log records; >= 64 bytes, one page is best */
     uint32_t buffer_size;
-    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 88 + name_max <= the page
-                              size (a header region and two slots fit a page). Fixed at format. */
+    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 100 + name_max <= the page
+                              size (the 12-byte sector marker, a header region of 72 + name_max
+                              bytes and two 8-byte slots fit a page; else STRATA_EINVAL).
+                              Fixed at format. */
     uint32_t default_size; /* data bytes open(CREATE) reserves without a size hint; 0: 4096 */
     uint32_t log_size;     /* default micro log size in bytes; 0: 4 pages */
     uint32_t log_record;   /* default micro log record size; 0: one page */

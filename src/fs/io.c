@@ -204,7 +204,7 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
     if (c->first_unit >= f->geo.erase_count || c->unit_count > f->geo.erase_count - c->first_unit ||
         c->name_max > STRATA_FS_NAME_LIMIT || c->buffer == NULL || c->buffer_size < 64 ||
-        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || c->log_record > 0xFFFF ||
+        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || /* 100 + name_max <= page size */ c->log_record > 0xFFFF ||
         c->log_size / c->log_record - 1 >= 0x7FFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;
