@@ -9,15 +9,11 @@
  * file the fuzzer creates on a mounted image reads back what was written (unless a call on the
  * way reports an error), also after a modification of an existing file.
  *
- * Known defects (docs/fuzzing.md), let pass unless STRATA_FUZZ_STRICT is set: FS-2, stale bytes
- * in a new file's extent can pass as length slots, so the new file reads longer than written
- * (a longer read-back that starts with the bytes written passes); FS-3, a write past the
- * committed length of a file with a used micro log can be hidden by an older log record (a
- * different read-back passes there). FS-4 (a micro log in a dirty sector erased under its file)
- * is fixed in format 2 and no longer tolerated.
+ * No known defect is tolerated: FS-2 (stray bytes in a new file's first slot place), FS-3 (a
+ * write past the committed length under older log records) and FS-4 (a micro log in a dirty
+ * sector) are fixed or handled in format 2 (docs/fuzzing.md).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fs_glue.h"
@@ -60,13 +56,6 @@ static uint8_t probe_byte(uint32_t i)
     return (uint8_t)(i * 7u + (i >> 8));
 }
 
-/* The known defect a different read-back of modify() may show outside strict mode: FS-3 (a write
- * past the committed length of a file with a used log). */
-static int modify_known_defect(const struct strata_fs_stat *st, uint32_t at)
-{
-    return getenv("STRATA_FUZZ_STRICT") == NULL && st->log_used > 0 && at + 40u > st->size;
-}
-
 /* Modify a listed file in the middle (through its micro log) and at its end, sync, and read the
  * modified bytes back; then truncate it. */
 static void modify(struct strata_fs *fs, const struct strata_fs_stat *st)
@@ -82,8 +71,7 @@ static void modify(struct strata_fs *fs, const struct strata_fs_stat *st)
         strata_fs_write(fs, &f, w, sizeof w) == (int32_t)sizeof w &&
         strata_fs_write(fs, &f, w, 7) == 7 && strata_fs_sync(fs, &f) == 0 &&
         strata_fs_seek(fs, &f, (int32_t)at, STRATA_FS_SEEK_SET) == (int32_t)at &&
-        strata_fs_read(fs, &f, r, sizeof r) == (int32_t)sizeof r && memcmp(r, w, sizeof w) != 0 &&
-        !modify_known_defect(st, at))
+        strata_fs_read(fs, &f, r, sizeof r) == (int32_t)sizeof r && memcmp(r, w, sizeof w) != 0)
         fz_fail("fs: bytes written into '%s' at %u read back different", st->name,
                 (unsigned)at);
     strata_fs_truncate(fs, &f, at);
@@ -125,8 +113,7 @@ static void probe(struct strata_fs *fs)
     if (strata_fs_write(fs, &f, w, sizeof w) == (int32_t)sizeof w && strata_fs_sync(fs, &f) == 0 &&
         strata_fs_seek(fs, &f, 0, STRATA_FS_SEEK_SET) == 0 &&
         (n = strata_fs_read(fs, &f, r, sizeof r)) >= 0) {
-        int fs2 = (size_t)n > sizeof w && getenv("STRATA_FUZZ_STRICT") == NULL;
-        if (((size_t)n != sizeof w && !fs2) || (size_t)n < sizeof w || memcmp(r, w, sizeof w) != 0)
+        if ((size_t)n != sizeof w || memcmp(r, w, sizeof w) != 0)
             fz_fail("fs: a file written on the mounted image reads back %d bytes, %s", (int)n,
                     (size_t)n == sizeof w ? "different" : "not 300");
     }

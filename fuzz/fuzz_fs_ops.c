@@ -15,8 +15,7 @@
  * A failed commit (STRATA_ENOSPC from sync/close) leaves the old or the new content; a failed
  * write leaves the old content with a prefix of the write applied.
  *
- * Known defects (docs/fuzzing.md), ending the input quietly unless STRATA_FUZZ_STRICT is set:
- * FS-5 (see after_failed_write()) and FS-6 (readdir lists a name twice after the cleaning pass).
+ * No known defect is tolerated (FS-5, FS-6 and FS-8 are fixed; docs/fuzzing.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,13 +199,7 @@ static int op_open(struct fo *s, struct fz_in *in)
     return 0;
 }
 
-/* Known defect FS-5 (docs/fuzzing.md): append() in src/fs/file.c advances the handle's length
- * over a piece (up to the end of a device page) before it knows the piece was programmed, so a
- * write failing with STRATA_ENOSPC leaves a length covering bytes never written (erased bytes,
- * or the extent's length slots read as data, which a later sync changes). Outside strict mode
- * such an outcome (a length past the prefix that shows) ends the input (OF_STOP).
- *
- * A write that failed part way: the handle holds the old content with a prefix w[0, k) of the
+/* A write that failed part way: the handle holds the old content with a prefix w[0, k) of the
  * write applied, for some k (pieces land one by one). Learn which, if the handle can be read. */
 static int after_failed_write(struct fo *s, unsigned i, uint32_t at, const uint8_t *w,
                               uint32_t n)
@@ -226,8 +219,6 @@ static int after_failed_write(struct fo *s, unsigned i, uint32_t at, const uint8
     if (len < h->len || memcmp(buf, h->data, at) != 0 ||
         (len > h->len ? len - at > k : j > at + k)) {
         free(buf);
-        if (!s->strict && len > h->len)
-            return OF_STOP; /* FS-5 */
         fz_fail("fs: a failed write of %u bytes at %u left a content that is not the old one "
                 "(%u bytes) with a prefix of the write (%u bytes now)",
                 (unsigned)n, (unsigned)at, (unsigned)h->len, (unsigned)len);
@@ -439,8 +430,6 @@ static int op_list(struct fo *s)
     while ((rc = strata_fs_readdir(&s->fs, &d, &st)) == 1) {
         for (n = 0; n < FM_NAMES && strcmp(st.name, fm_names[n]) != 0; n++)
             ;
-        if (n < FM_NAMES && seen[n] && !s->strict)
-            return OF_STOP; /* FS-6: a name listed twice */
         if (n == FM_NAMES || seen[n]++ || !s->ns.f[n].exists)
             fz_fail("fs: readdir lists '%.32s', which %s", st.name,
                     n == FM_NAMES ? "the script never made"
@@ -455,17 +444,13 @@ static int op_list(struct fo *s)
     return 0;
 }
 
-/* 0, or OF_STOP when the problem is FS-6's (an uncommitted copy left live) outside strict mode. */
-static int check_fsck(struct fo *s, const char *when)
+static void check_fsck(struct fo *s, const char *when)
 {
     struct strata_fs_report r;
     int rc = strata_fs_check(&s->fs, 0, &r);
-    if (rc > 0 && !s->strict && r.first != NULL && strcmp(r.first, "uncommitted copy") == 0)
-        return OF_STOP;
     if (rc != 0)
         fz_fail("fs: check %s: %d (%u problems; first: %s at page %u)", when, rc,
                 (unsigned)r.problems, r.first ? r.first : "-", (unsigned)r.first_page);
-    return 0;
 }
 
 /* Read the namespace and require it to be one of the allowed states; adopt what was read. */
@@ -499,8 +484,7 @@ static int op_remount(struct fo *s)
         return rc;
     if (rc != 0)
         fz_fail("fs: mount after unmount: %d", rc);
-    if (check_fsck(s, "after a clean remount") == OF_STOP)
-        return OF_STOP; /* FS-6 */
+    check_fsck(s, "after a clean remount");
     compare(s, &s->ns, NULL, "after a clean remount");
     return 0;
 }

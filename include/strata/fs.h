@@ -24,7 +24,9 @@
  *     the new name (with the replaced target gone exactly when the new name shows);
  *   - every later operation works.
  * Every program is checked against what the flash holds first: bytes that should be erased but
- * are not (a cut, damage) are never programmed over.
+ * are not (a cut, damage) are never programmed over. The one exception skips nothing real: where
+ * this context erased the flash and has not programmed since (its own format followed by a mount
+ * of the same range, or a sector its garbage collection erased), the read is left out.
  *
  * DAMAGE. Every metadata byte is covered: one damaged byte of a closed file's metadata either
  * changes nothing (the fields written after a header are kept twice or decided by three bytes
@@ -78,8 +80,10 @@ struct strata_fs_config {
     uint32_t unit_count; /* 0: to the end of the device */
     uint8_t *buffer;     /* scratch for copies and log records; >= 64 bytes, one page is best */
     uint32_t buffer_size;
-    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 88 + name_max <= the page
-                              size (a header region and two slots fit a page). Fixed at format. */
+    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 100 + name_max <= the page
+                              size (the 12-byte sector marker, a header region of 72 + name_max
+                              bytes and two 8-byte slots fit a page; else STRATA_EINVAL).
+                              Fixed at format. */
     uint32_t default_size; /* data bytes open(CREATE) reserves without a size hint; 0: 4096 */
     uint32_t log_size;     /* default micro log size in bytes; 0: 4 pages */
     uint32_t log_record;   /* default micro log record size; 0: one page */
@@ -132,7 +136,11 @@ struct strata_fs {
     uint32_t free_hint;                       /* first page that may be free (a header boundary) */
     uint32_t removals;                        /* for the cleaning pass */
     uint32_t gc_next;                         /* where incremental garbage collection resumes */
-    uint32_t mounted;                         /* a magic value while mounted */
+    uint32_t mounted;                         /* a magic value while mounted (another one
+                                                 between format and mount) */
+    uint32_t erased_lo, erased_hi;            /* usable bytes this context erased and has not
+                                                 programmed since: programs there skip the
+                                                 read that checks their target */
     struct strata_fs_file *open;
     struct {
         uint32_t page;
@@ -172,7 +180,9 @@ struct strata_fs_report {
 };
 
 /* Erase the range and write sector markers. Not power-safe. Cost: one erase and two small
- * programs per sector. The context is left unmounted. */
+ * programs per sector. The context is left unmounted; a mount of the same range on it (with no
+ * reboot between) knows the range erased, so its programs skip the check read until they have
+ * used that space. */
 int strata_fs_format(struct strata_fs *fs, const struct strata_fs_config *cfg);
 
 /* Check the device and configuration, find the highest sequence number and the first free
@@ -209,7 +219,8 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f);
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n);
 /* Write n bytes at the position (at the end with APPEND); returns n or an error. Appends are
  * programmed in place (one program per page touched; with a buffer, one per device page
- * filled); every program first reads its target to check it is erased. Other writes
+ * filled); every program first reads its target to check it is erased (unless this context
+ * erased it and has not programmed it since: see the top). Other writes
  * read-modify-write one log record each (the record + a 4-byte entry; reading the record's
  * other bytes scans the index once). A full log merges (a copy of the file with the write
  * folded in); a file outgrowing its extent continues in a new one, about as large as the file

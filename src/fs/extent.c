@@ -77,13 +77,22 @@ int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32
                 uint32_t cfg)
 {
     struct fs_hdr local;
+    uint8_t s[FS_SLOT];
     int rc;
     h = h != NULL ? h : &local;
     memset(h->f, 0xFF, sizeof h->f);
     h->type = FS_T_DATA;
     h->f[HF_PAGES] = pages_for(fs, size);
     h->f[HF_CFG] = cfg;
-    if ((rc = fs_create(fs, h, name)) == 0) {
+    /* Its first slot place must be erased: stray bytes there (damage) could read as a committed
+     * state the file never had (fuzz finding FS-2). Stray bytes elsewhere in the extent refuse
+     * the append or slot programmed onto them (checked programs); only a slot forged further on
+     * (random bytes pass its check with about 2^-22) could still mislead a later slot search. */
+    if ((rc = fs_create(fs, h, name)) == 0 &&
+        (rc = fs_read(fs, fs_page_u(fs, h->page + h->f[HF_PAGES]) - FS_SLOT, s, FS_SLOT)) == 0 &&
+        !fs_blank(s, FS_SLOT) && (rc = fs_set_state(fs, h->page, 0)) == 0)
+        rc = STRATA_ECORRUPT;
+    if (rc == 0) {
         cfg = fs_name_hash(fs, (const uint8_t *)name);
         fs_names(fs->names, cfg, 1);
         fs_cache_put(fs, FS_NONE, cfg, h->page);

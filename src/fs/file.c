@@ -67,6 +67,10 @@ int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
     if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
     rc = fs_commit(fs, f, 1);
+    /* A copy this handle made and could not commit (its first slot unwritten) must not outlive
+     * the handle beside the file it copies (fuzz finding FS-6). */
+    if (rc < 0 && f->page != f->committed_page && f->slots == 0 && fs->mounted == FS_MOUNTED)
+        (void)fs_obsolete(fs, f->page);
     for (p = &fs->open; *p != f; p = &(*p)->next)
         ;
     *p = f->next;
@@ -119,7 +123,11 @@ int fs_flush(struct strata_fs *fs, struct strata_fs_file *f)
     s.n = f->buffered;
     f->buffered = 0;
     rc = put_data(fs, f, s.off, s.p, s.n);
-    return rc == FS_COPY ? fs_rewrite(fs, f, &s, NULL) : rc;
+    if (rc == FS_COPY)
+        rc = fs_rewrite(fs, f, &s, NULL);
+    if (rc < 0) /* nothing was programmed: the bytes stay buffered, under the length */
+        f->buffered = (uint16_t)s.n;
+    return rc;
 }
 
 /* Append s at D, a device page at a time: programmed at once without a buffer; with one,
@@ -134,7 +142,9 @@ static int append(struct strata_fs *fs, struct strata_fs_file *f, const struct f
         left = fs_page_left(fs, fs_data_u(fs, f->tail) + (at - f->tail_base));
         c = fs_min(s->n - done, left);
         if (f->buffer == NULL) {
-            rc = put_data(fs, f, at, s->p + done, c);
+            /* the length covers a piece only once it is programmed (fuzz finding FS-5) */
+            if ((rc = put_data(fs, f, at, s->p + done, c)) != 0)
+                break;
         } else {
             f->buffered_at = f->buffered ? f->buffered_at : at;
             c = fs_min(c, (uint32_t)f->buffer_size - f->buffered);
@@ -173,6 +183,9 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
         f->data_end = fs_max(fs_max(f->committed_len, top), f->tail_base);
     }
     while (s.off < end) {
+        /* dirty before the step: a step failing part way may have changed the content (a
+         * prefix of an append programmed), which the next commit must then write (FS-8) */
+        f->state |= FF_DIRTY;
         s.n = end - s.off;
         if (s.off < f->data_end) {
             rs = f->log_record;
@@ -188,7 +201,6 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
         }
         if (rc < 0)
             return rc;
-        f->state |= FF_DIRTY;
         s.p += s.n;
         s.off += s.n;
         f->len = fs_max(f->len, s.off);

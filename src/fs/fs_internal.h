@@ -16,6 +16,7 @@
 #define FS_BAD 0xFFFFFFFEu /* a one-way value torn or damaged beyond repair */
 #define FS_MOUNTED 0x6D6E7466u
 #define FS_STALE 0x5354414Cu /* mounted until a device failure or power loss */
+#define FS_FORMATTED 0x46524D54u /* formatted by this context, not mounted since */
 
 /* extent types (header byte 0) */
 #define FS_T_DATA 0xD1u
@@ -84,7 +85,7 @@ static inline uint32_t fs_max(uint32_t a, uint32_t b)
 }
 
 /* io.c: addresses, the device funnel, sector markers */
-enum { DEV_READ, DEV_PROG, DEV_ERASE, DEV_SYNC };
+enum { DEV_READ, DEV_PROG, DEV_ERASE, DEV_SYNC, DEV_PROG_ERASED /* unchecked: known erased */ };
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n);
 uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page);
 uint32_t fs_data_u(const struct strata_fs *fs, uint32_t page);

@@ -70,19 +70,26 @@ int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
                 return STRATA_ECORRUPT;
     }
     if (rc == 0)
-        rc = op == DEV_READ   ? strata_flash_read(f, addr, buf, n)
-             : op == DEV_PROG ? strata_flash_prog(f, addr, buf, n)
-             : op == DEV_SYNC ? strata_flash_sync(f)
-                              : strata_flash_erase(f, addr);
+        rc = op == DEV_READ    ? strata_flash_read(f, addr, buf, n)
+             : op == DEV_SYNC  ? strata_flash_sync(f)
+             : op == DEV_ERASE ? strata_flash_erase(f, addr)
+                               : strata_flash_prog(f, addr, buf, n);
     if (rc == STRATA_EPOWER || rc == STRATA_EIO)
         fs->mounted = FS_STALE;
     return rc;
 }
 
-/* Read or program n bytes at usable address u, one device call per sector touched. */
+/* Read or program n bytes at usable address u, one device call per sector touched. A program
+ * inside the range this context erased and has not programmed since skips the check (it cannot
+ * meet stray bits: the bytes were erased by this context, with no cut since); the range then
+ * keeps only what lies past the program. */
 static int io(struct strata_fs *fs, int op, uint32_t u, uint8_t *p, uint32_t n)
 {
     int rc = 0;
+    if (op == DEV_PROG && u >= fs->erased_lo && u + n <= fs->erased_hi)
+        op = DEV_PROG_ERASED;
+    if (op != DEV_READ && u < fs->erased_hi && u + n > fs->erased_lo)
+        fs->erased_lo = u + n;
     while (rc == 0 && n > 0) {
         uint32_t in = u % fs->usable, c = fs_min(n, fs->usable - in);
         rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_MARKER + in, p, c);
@@ -159,6 +166,18 @@ int fs_marker_retire(struct strata_fs *fs, uint32_t sector)
     return fs_dev(fs, DEV_PROG, sector_addr(fs, sector), (void *)(uintptr_t)zero, 4);
 }
 
+/* Usable bytes [a, b) were just erased: joined to the known-erased range when they touch it, else
+ * they replace it (allocation goes to the lowest free pages, often the ones just erased). */
+static void erased(struct strata_fs *fs, uint32_t a, uint32_t b)
+{
+    if (fs->erased_lo < fs->erased_hi && a <= fs->erased_hi && b >= fs->erased_lo) {
+        a = fs_min(a, fs->erased_lo);
+        b = fs_max(b, fs->erased_hi);
+    }
+    fs->erased_lo = a;
+    fs->erased_hi = b;
+}
+
 /* Retire, erase, write the ok word again: a cut anywhere leaves the sector dirty. */
 int fs_erase(struct strata_fs *fs, uint32_t sector)
 {
@@ -167,7 +186,9 @@ int fs_erase(struct strata_fs *fs, uint32_t sector)
     if (rc == 0)
         rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
     ok_word(fs, w);
-    return rc ? rc : fs_dev(fs, DEV_PROG, sector_addr(fs, sector), w, 4);
+    if (rc == 0 && (rc = fs_dev(fs, DEV_PROG, sector_addr(fs, sector), w, 4)) == 0)
+        erased(fs, sector * fs->usable, (sector + 1) * fs->usable);
+    return rc;
 }
 
 /* Validate the device and configuration; fill the context's geometry. */
@@ -204,7 +225,8 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
     if (c->first_unit >= f->geo.erase_count || c->unit_count > f->geo.erase_count - c->first_unit ||
         c->name_max > STRATA_FS_NAME_LIMIT || c->buffer == NULL || c->buffer_size < 64 ||
-        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || c->log_record > 0xFFFF ||
+        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || /* 100 + name_max <= page size */
+        c->log_record > 0xFFFF ||
         c->log_size / c->log_record - 1 >= 0x7FFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;

@@ -131,16 +131,26 @@ int strata_fs_format(struct strata_fs *fs, const struct strata_fs_config *cfg)
     int rc = fs_setup(fs, cfg);
     for (s = 0; rc == 0 && s < fs->cfg.unit_count; s++)
         rc = fs_erase(fs, s);
+    if (rc == 0)
+        fs->mounted = FS_FORMATTED; /* a mount that follows knows the device erased */
     return rc;
 }
 
 int strata_fs_mount(struct strata_fs *fs, const struct strata_fs_config *cfg)
 {
     struct fs_scan sc;
-    uint32_t i;
-    int rc = fs_setup(fs, cfg);
-    if (rc != 0)
+    uint32_t i, hi = 0;
+    int rc;
+    /* Right after this context formatted the same range, all of it is still erased (a cut since
+     * would have zeroed the context; format leaves the range [0, hi) erased). Otherwise nothing
+     * is known: every program is checked until garbage collection erases a sector. */
+    if (fs != NULL && cfg != NULL && fs->mounted == FS_FORMATTED && fs->cfg.flash == cfg->flash &&
+        fs->cfg.first_unit == cfg->first_unit)
+        hi = fs->erased_hi;
+    if ((rc = fs_setup(fs, cfg)) != 0)
         return rc;
+    if (hi == fs->cfg.unit_count * fs->usable)
+        fs->erased_hi = hi;
     memset(&sc, 0, sizeof sc);
     fs->free_hint = fs->pages;
     for (i = 0; i < STRATA_FS_CACHE; i++)

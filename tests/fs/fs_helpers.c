@@ -79,6 +79,16 @@ int tfs_get(struct tfs *t, const char *name, void *out, uint32_t max, uint32_t *
     return rc;
 }
 
+void tfs_assert_file(struct tfs *t, const char *name, const void *data, uint32_t n)
+{
+    static uint8_t back[16384];
+    uint32_t got = 0;
+    assert_true(n < sizeof back);
+    assert_int_equal(tfs_get(t, name, back, sizeof back, &got), 0);
+    assert_int_equal(got, n);
+    assert_memory_equal(back, data, n);
+}
+
 void tfs_assert_clean(struct tfs *t)
 {
     struct strata_fs_report r;

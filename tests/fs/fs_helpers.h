@@ -24,6 +24,8 @@ void tfs_free(struct tfs *t);
 int tfs_put(struct tfs *t, const char *name, const void *data, uint32_t n);
 /* Read the whole file into out (up to max); *n = its size. */
 int tfs_get(struct tfs *t, const char *name, void *out, uint32_t max, uint32_t *n);
+/* The file holds exactly data[0, n) (read whole through a new handle). */
+void tfs_assert_file(struct tfs *t, const char *name, const void *data, uint32_t n);
 /* check() must report no problem. */
 void tfs_assert_clean(struct tfs *t);
 /* A sim options variant for msp430 (row-time rule on). */
