@@ -162,7 +162,12 @@ struct strata_btree {
     uint16_t since_clean;  /* pages written since the last CLEAN commit */
     uint32_t commit_seq;   /* seq of the last commit */
     uint8_t nwritten;      /* per-commit list: INPLACE nodes written, VMTREE pages freed */
-    uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids) */
+    uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids); VMTREE mount: the
+                              last commit's page (a cut may have left it weak) */
+    uint16_t lost;         /* NAND: the last page read that did not decode (0xFFFF: none) */
+    uint16_t retire;       /* NAND: a block whose program failed, retired when garbage collection
+                              has moved its pages (0xFFFF: none; forgotten at a reboot) */
+    uint32_t torn_seq;     /* NAND mount: pages with this seq or above are taken as torn */
     struct strata_btree_buf buf[STRATA_BTREE_MAX_BUFFERS];
     struct strata_btree_stats stats;
 };

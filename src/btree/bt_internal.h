@@ -122,6 +122,8 @@ int bt_io_erase(struct strata_btree *bt, uint32_t page);
 int bt_io_blank(struct strata_btree *bt, uint32_t page);
 /* Page-erase media: erase the page unless it reads erased (0 or an error). Not for NAND. */
 int bt_io_ready(struct strata_btree *bt, uint32_t page);
+/* NAND: retire the page's block (its program failed; garbage collection has moved its pages). */
+int bt_io_retire(struct strata_btree *bt, uint32_t page);
 /* NAND: 1 when the page's block is bad (factory or retired), 0 when not; 0 on other media. */
 int bt_io_bad(struct strata_btree *bt, uint32_t page);
 

@@ -75,16 +75,16 @@ static void campaign(const char *name, const struct bt_setup *s, uint32_t preloa
     p.run.delpct = delpct;
     p.run.syncpct = s->wbuf ? 6 : 0;
     ts_rng_seed(&p.run.rng, s->seed);
-    if (getenv("BT_CAMPAIGN") != NULL && strcmp(getenv("BT_CAMPAIGN"), name) != 0)
+    if (getenv("BT_CAMPAIGN") != NULL && /* a name, or a prefix: "vmtree-nand-seed" */
+        strncmp(getenv("BT_CAMPAIGN"), name, strlen(getenv("BT_CAMPAIGN"))) != 0)
         return;
     t.name = name;
     t.sim.profile = strata_sim_profile_find(strcmp(s->profile, "fs") == 0 ? "at45db161" : s->profile);
     t.sim.erase_count = s->units;
     t.sim.seed = s->seed;
-    if (strcmp(s->profile, "nand-pic24") == 0) { /* NAND faults: bad blocks, bit errors */
+    if (strcmp(s->profile, "nand-pic24") == 0) { /* the default NAND faults, a bad block, noise */
         t.sim.factory_bad = 1;
         t.sim.read_flip_rate = 2e-6;
-        t.sim.options |= BT_NAND_OPTS;
     }
     t.arg = &p;
     t.setup = pc_setup;
@@ -176,12 +176,29 @@ static void test_sampled(void **state)
         campaign(names[i], &s[i], 600, 400, 1500, 35, (uint32_t)ts_scale(40, 60), 2);
 }
 
+/* Raw NAND under the simulator's default faults (persistent bit errors, weak cells left by cut
+ * programs and erases, status failures) over several seeds: a page a cut left weak is taken as
+ * torn while it may be (the last write in flight) and rewritten at mount, never read back wrong. */
+static void test_nand_seeds(void **state)
+{
+    static char names[8][32];
+    uint32_t i, n = (uint32_t)ts_scale(3, 2);
+    (void)state;
+    for (i = 0; i < n && i < 8u; i++) {
+        struct bt_setup s = {"nand-pic24", STRATA_BTREE_VMTREE, 14, 0, 4, 16, 0, 3, 256, 0, 0, 0};
+        s.seed = 700u + i;
+        snprintf(names[i], sizeof names[i], "vmtree-nand-seed%u", (unsigned)s.seed);
+        campaign(names[i], &s, 500, 300, 1500, 35, (uint32_t)ts_scale(12, 10), 2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exhaustive),
         cmocka_unit_test(test_exhaustive_wbuf),
         cmocka_unit_test(test_sampled),
+        cmocka_unit_test(test_nand_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
