@@ -29,7 +29,7 @@ static int btfs_read(void *ctx, uint32_t page, void *buf)
         return rc;
     if (rc == 0 && (n = strata_fs_read(s->fs, s->file, buf, s->store.page_size)) < 0)
         return (int)n;
-    memset((uint8_t *)buf + n, 0xFF, s->store.page_size - (uint32_t)n);
+    memset((uint8_t *)buf + n, 0xFF, (size_t)(s->store.page_size - (uint32_t)n));
     return 0;
 }
 

@@ -284,7 +284,7 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
     if ((rc = bt_setup(bt, cfg)) != 0 || (rc = clear_region(bt, &maxseq)) != 0)
         return rc;
     bt->seq = maxseq + 1u;
-    memset(cfg->bitmap, 0, bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
+    memset(cfg->bitmap, 0, (size_t)bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
     bt->flags |= CTX_ERASED | CTX_CLEAN;
     bt->tail = (uint16_t)(bt->pages - bt->seg); /* segment mode: all but a segment is the run */
     if (bt_is(bt, STRATA_BTREE_VMTREE) && bt->seg > 1u)
@@ -316,7 +316,7 @@ static int inplace_scan(struct strata_btree *bt)
     uint8_t *cur = bt->cfg->bitmap + (bt->pages + 7u) / 8u;
     uint32_t n, hw = 0, maxseq = 0, seq[2], flags[2], s;
     int v[2], committed = 1, c, rc;
-    memset(bt->cfg->bitmap, 0, bt_bitmap_bytes(bt));
+    memset(bt->cfg->bitmap, 0, (size_t)bt_bitmap_bytes(bt));
     for (n = 0; n < bt->pages; n++) {
         for (s = 0; s < 2u; s++) {
             if ((v[s] = read_valid(bt, 2u * n + s, scr)) < 0)

@@ -60,6 +60,9 @@ static int pc_recover(struct strata_sim *sim, void *arg)
     return bt_run_exact(&p->run);
 }
 
+/* NAND campaigns: the probability that a program fails its status (an erase: ten times it). */
+static double status_fail_rate;
+
 static void campaign(const char *name, const struct bt_setup *s, uint32_t preload, uint32_t ops,
                      uint32_t keyspace, unsigned delpct, uint32_t samples, uint32_t recovery_cuts)
 {
@@ -85,6 +88,7 @@ static void campaign(const char *name, const struct bt_setup *s, uint32_t preloa
     if (strcmp(s->profile, "nand-pic24") == 0) { /* the default NAND faults, a bad block, noise */
         t.sim.factory_bad = 1;
         t.sim.read_flip_rate = 2e-6;
+        t.sim.status_fail_rate = status_fail_rate; /* 0: the simulator's default */
     }
     t.arg = &p;
     t.setup = pc_setup;
@@ -192,6 +196,19 @@ static void test_nand_seeds(void **state)
     }
 }
 
+/* Power cuts combined with failed programs and erases on NAND: one program in 300 fails its
+ * status (the tree writes the node again in the next block and retires the failed one once its
+ * pages have moved), one erase in 30 (the layer retires the block); cuts land before, during and
+ * after those, and during the recoveries. */
+static void test_nand_status_failures(void **state)
+{
+    struct bt_setup s = {"nand-pic24", STRATA_BTREE_VMTREE, 16, 0, 4, 16, 0, 3, 256, 0, 0, 720};
+    (void)state;
+    status_fail_rate = 1.0 / 300.0;
+    campaign("vmtree-nand-statusfail", &s, 500, 300, 1500, 35, (uint32_t)ts_scale(16, 8), 2);
+    status_fail_rate = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_wbuf),
         cmocka_unit_test(test_sampled),
         cmocka_unit_test(test_nand_seeds),
+        cmocka_unit_test(test_nand_status_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
