@@ -44,9 +44,11 @@ BUDGETS = {
                                             "per-function table and what is left"),
     ("kv", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("kv", "cortex-m0plus", "stack"): (700, "issue 10: every public call within 700 B"),
-    ("btree", "cortex-m0plus", "text"): (16650, "issue 12's 8 KB not met: 16,614 B measured for "
+    ("btree", "cortex-m0plus", "text"): (17250, "issue 12's 8 KB not met: 17,214 B measured for "
                                               "all three variants, write buffer, duplicates and "
-                                              "the NAND paths in one link; no growth (docs/btree.md)"),
+                                              "the NAND paths in one link (+600 B since 16,614: "
+                                              "surviving the NAND layer's default faults); no "
+                                              "growth (docs/btree.md)"),
     ("btree", "cortex-m0plus", "stack"): (1800, "put/delete through the strata_fs page store "
                                                "(fs_write ~960 B under btree's ~800 B: descent "
                                                "path, entry and split keys, the write-back); on a "
