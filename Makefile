@@ -4,7 +4,7 @@ JOBS    ?= 2
 SHARED  ?= $(abspath ../shared)
 CMAKE_COMMON = -DSTRATA_SHARED=$(SHARED)
 
-.PHONY: all bootstrap test demo size bench torture fuzz fuzz-corpus target-test clean
+.PHONY: all bootstrap test demo size bench torture fuzz fuzz-build fuzz-ci fuzz-corpus target-test clean
 
 all: test
 
@@ -64,10 +64,17 @@ target-test: bootstrap
 # Fuzzing (docs/fuzzing.md): the libFuzzer build (the whole library instrumented, -O1) and a
 # coverage build that replays the final corpus for llvm-cov (FUZZ_COVERAGE=0 leaves it out).
 FUZZ_COVERAGE ?= 1
-fuzz: bootstrap
+fuzz-build: bootstrap
 	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug \
 	      -DCMAKE_C_FLAGS=-O1 $(CMAKE_COMMON)
 	cmake --build $(BUILD)/fuzz -j$(JOBS)
+
+# CI's deterministic fuzz step: saved findings replayed, then a fixed seed and run count per
+# target (scripts/ci-fuzz.sh), one process at a time.
+fuzz-ci: fuzz-build
+	scripts/ci-fuzz.sh $(BUILD)/fuzz $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
 ifeq ($(FUZZ_COVERAGE),1)
 	CC=clang cmake -S . -B $(BUILD)/fuzz-cov -DSTRATA_FUZZ_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug \
 	      $(CMAKE_COMMON)

@@ -74,6 +74,7 @@ struct st {
     uint8_t *want, *got, *oob_want, *oob_got;
     uint32_t ppb, ps, ss, next[NG_BLOCKS], guard_hash[2];
     uint8_t retired[NG_BLOCKS], noise, trace;
+    uint8_t marker_hit[NG_BLOCKS]; /* the script's flips made the simulator read the marker bad */
     struct page_m pages[NG_BLOCKS][NG_PAGES];
 };
 
@@ -183,12 +184,14 @@ static int setup(struct st *s, struct fz_in *in)
 
 /* A block the script may use: the layer says good (a retired or factory-bad block must read
  * bad; a good one may read bad too, when damage or the layer's own spare bytes reach the bytes
- * the simulator reads as the marker) and the simulator has not marked it bad. */
+ * the simulator reads as the marker) and the simulator has not marked it bad. A marker the
+ * script's flips damaged after the mount's scan is the device's business until the next mount:
+ * the layer's table need not know it (NAND-1 was this case). */
 static int usable(struct st *s, uint32_t b)
 {
     int bad = strata_nand_is_bad(&s->nand, b);
     int sim_bad = strata_sim_unit_is_bad(s->sim, 1u + b);
-    if (bad < 0 || ((s->retired[b] || sim_bad) && bad != 1))
+    if (bad < 0 || ((s->retired[b] || (sim_bad && !s->marker_hit[b])) && bad != 1))
         fz_fail("nand: is_bad(%u) = %d for a block %s", (unsigned)b, bad,
                 s->retired[b] ? "the layer retired" : "marked bad");
     return !bad && !sim_bad && !s->retired[b];
@@ -209,6 +212,7 @@ static int mount(struct st *s)
         fprintf(stderr, "mount: ecc %u strength %u step %u, %u regions, oob %u\n",
                 (unsigned)s->lay->ecc, (unsigned)s->lay->strength, (unsigned)s->lay->ecc_step,
                 (unsigned)s->lay->regions, (unsigned)s->lay->oob_page);
+    memset(s->marker_hit, 0, sizeof s->marker_hit); /* the scan has read every marker */
     for (b = 0; b < NG_BLOCKS; b++)
         usable(s, b);
     return 0;
@@ -334,6 +338,7 @@ static void op_damage(struct st *s, struct fz_in *in)
 {
     uint32_t b, idx, n, k, bits = (s->ps + s->ss) * 8u, page;
     struct page_m *m = pick(s, in, &b, &idx);
+    int was_bad;
     n = 1u + fz_u8(in) % 16u;
     page = dev_page(s, b, idx);
     strata_sim_peek(s->sim, page * s->ps, s->got, s->ps);
@@ -351,7 +356,14 @@ static void op_damage(struct st *s, struct fz_in *in)
             m->unknown = 1;
     }
     strata_sim_poke(s->sim, page * s->ps, s->got, s->ps);
+    was_bad = strata_sim_unit_is_bad(s->sim, 1u + b);
     strata_sim_poke_spare(s->sim, page, s->got + s->ps);
+    if (!was_bad && strata_sim_unit_is_bad(s->sim, 1u + b)) {
+        s->marker_hit[b] = 1;
+        if (s->trace)
+            fprintf(stderr, "flips in page %u made the device read block %u's marker bad\n",
+                    (unsigned)page, (unsigned)b);
+    }
     m->closed = 1;
     if (s->next[b] <= idx)
         s->next[b] = idx + 1u; /* never program over damage */
