@@ -19,7 +19,8 @@ everything as JSON to --out.
 
 A build may carry a label that is not a bare CPU name ("cortex-m0plus/reduced (...)"): a reduced
 configuration built with compile-time options that leave out features (STRATA_KV_MINIMAL: kv
-without the features the paper calls optional; STRATA_FS_NO_CHECK: fs without fsck). It is
+without the features the paper calls optional; STRATA_FS_NO_CHECK: fs without fsck;
+STRATA_BTREE_VMTREE_ONLY: btree with the VMTREE variant alone). It is
 reported, clearly labelled, after the complete builds; the issues' targets are checked against
 the complete (bare-CPU) builds only.
 """

@@ -119,7 +119,8 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
     memset(bt, 0, sizeof *bt);
     bt->cfg = cfg;
     bt->variant = cfg->variant;
-    if (cfg->variant > STRATA_BTREE_OW || cfg->key_size < 1u || cfg->key_size > STRATA_BTREE_MAX_KEY ||
+    if (cfg->variant > STRATA_BTREE_OW || (BT_ONLY_VMTREE && cfg->variant != STRATA_BTREE_VMTREE) ||
+        cfg->key_size < 1u || cfg->key_size > STRATA_BTREE_MAX_KEY ||
         cfg->data_size > STRATA_BTREE_MAX_DATA ||
         cfg->key_size + cfg->data_size > STRATA_BTREE_MAX_ENTRY || cfg->buffers < 3u ||
         cfg->buffers > STRATA_BTREE_MAX_BUFFERS || (cfg->flags & ~STRATA_BTREE_DUPLICATES))

@@ -7,7 +7,7 @@
 
 static int is_ow(const struct strata_btree *bt)
 {
-    return bt->variant == STRATA_BTREE_OW;
+    return bt_is(bt, STRATA_BTREE_OW);
 }
 
 static uint32_t esz(const struct strata_btree *bt, const uint8_t *p)
