@@ -19,7 +19,8 @@ everything as JSON to --out.
 
 A build may carry a label that is not a bare CPU name ("cortex-m0plus/reduced (...)"): a reduced
 configuration built with compile-time options that leave out features (STRATA_KV_MINIMAL: kv
-without the features the paper calls optional; STRATA_FS_NO_CHECK: fs without fsck). It is
+without the features the paper calls optional; STRATA_FS_NO_CHECK: fs without fsck;
+STRATA_BTREE_VMTREE_ONLY: btree with the VMTREE variant alone). It is
 reported, clearly labelled, after the complete builds; the issues' targets are checked against
 the complete (bare-CPU) builds only.
 """
@@ -46,9 +47,11 @@ BUDGETS = {
                                             "left"),
     ("kv", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("kv", "cortex-m0plus", "stack"): (700, "issue 10: every public call within 700 B"),
-    ("btree", "cortex-m0plus", "text"): (16650, "issue 12's 8 KB not met: 16,614 B measured for "
+    ("btree", "cortex-m0plus", "text"): (17250, "issue 12's 8 KB not met: 17,214 B measured for "
                                               "all three variants, write buffer, duplicates and "
-                                              "the NAND paths in one link; no growth (docs/btree.md)"),
+                                              "the NAND paths in one link (+600 B since 16,614: "
+                                              "surviving the NAND layer's default faults); no "
+                                              "growth (docs/btree.md)"),
     ("btree", "cortex-m0plus", "stack"): (1800, "put/delete through the strata_fs page store "
                                                "(fs_write ~960 B under btree's ~800 B: descent "
                                                "path, entry and split keys, the write-back); on a "

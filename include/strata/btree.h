@@ -36,8 +36,18 @@
  *     the buffer and not yet committed (at most W, the newest); an apply cut by power loss commits
  *     them at operation boundaries, so each buffered operation is there wholly or not at all.
  * A cut program, erase or write may leave any subset of its bits changed (flash.h); the variants
- * never rely on a prefix being written. After any call returns STRATA_EPOWER the context is stale:
- * mount again.
+ * never rely on a prefix being written. After any call returns STRATA_EPOWER, or another error
+ * than STRATA_ENOENT/ENOSPC/EINVAL (STRATA_EIO: a program or an erase reported failure), the
+ * context is stale: mount again; the failed call is then wholly applied or not at all.
+ * On raw NAND (through the NAND layer, its default faults included): a page a cut left weak
+ * (it reads well, then fails after a few reads) is handled as the guarantee allows: the last
+ * commit's page is rewritten by every mount (its copy carries a BARRIER that voids it), and if
+ * it decodes during the scan but not on a later read of the same mount, its commit (the one in
+ * flight at the cut) is taken as torn. A page that does not decode anywhere else in the
+ * committed window is damage: STRATA_ECORRUPT. Pages the layer flags weak are relocated at the
+ * next write-back; a block whose program failed is retired once garbage collection has moved its
+ * pages (a reboot before that forgets it: the block is erased and used again, and retired by the
+ * layer if its erase fails).
  *
  * RAM: sizeof(struct strata_btree) (see docs/btree.md) plus the caller's buffers: M pages, the
  * bitmap (VMTREE and OW: one bit per page of the region; INPLACE on a device: two bits per node;
@@ -162,7 +172,12 @@ struct strata_btree {
     uint16_t since_clean;  /* pages written since the last CLEAN commit */
     uint32_t commit_seq;   /* seq of the last commit */
     uint8_t nwritten;      /* per-commit list: INPLACE nodes written, VMTREE pages freed */
-    uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids) */
+    uint16_t cursor;       /* allocation cursor (OW pages, INPLACE ids); VMTREE mount: the
+                              last commit's page (a cut may have left it weak) */
+    uint16_t lost;         /* NAND: the last page read that did not decode (0xFFFF: none) */
+    uint16_t retire;       /* NAND: a block whose program failed, retired when garbage collection
+                              has moved its pages (0xFFFF: none; forgotten at a reboot) */
+    uint32_t torn_seq;     /* NAND mount: pages with this seq or above are taken as torn */
     struct strata_btree_buf buf[STRATA_BTREE_MAX_BUFFERS];
     struct strata_btree_stats stats;
 };
@@ -201,7 +216,9 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
  * segment, the pages of the newest one, and the pages written since the last reduction (header
  * reads), then up to 3 segment erases; OW: every page header; all variants: then one read of every
  * interior node (the walk). Writes only to finish an interrupted commit (INPLACE: one page per
- * node the cut commit wrote; VMTREE: one barrier page). Power-safe. */
+ * node the cut commit wrote; VMTREE: one barrier page); on raw NAND also the rewrite of the last
+ * commit's page (one or two writes; the whole mount again, up to 3 times, when that page turns
+ * out torn). Power-safe. */
 int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config *cfg);
 
 /* Insert (or, without DUPLICATES, replace) an entry. Without a write buffer: a descent (h - 1

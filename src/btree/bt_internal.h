@@ -25,9 +25,20 @@
 #define CTX_FOREIGN 0x40u /* mount saw pages of a tree configured otherwise */
 #define CTX_WEAK 0x80u    /* NAND: the last read needed many corrections: relocate the node */
 
+/* Build option STRATA_BTREE_VMTREE_ONLY (STRATA_BTREE_OPTIONS in CMake): a build with the
+ * VMTREE variant alone (format and mount refuse the others with STRATA_EINVAL, and there is no
+ * strata_btree_fs_store()): bt_is() is then constant for the others and their code drops out. */
+#ifdef STRATA_BTREE_VMTREE_ONLY
+#define BT_ONLY_VMTREE 1
+#else
+#define BT_ONLY_VMTREE 0
+#endif
+
 /* What the tree lives on: decides how a node reaches flash. */
 static inline int bt_is(const struct strata_btree *bt, unsigned variant)
 {
+    if (BT_ONLY_VMTREE)
+        return variant == STRATA_BTREE_VMTREE;
     return bt->variant == variant;
 }
 
@@ -122,6 +133,8 @@ int bt_io_erase(struct strata_btree *bt, uint32_t page);
 int bt_io_blank(struct strata_btree *bt, uint32_t page);
 /* Page-erase media: erase the page unless it reads erased (0 or an error). Not for NAND. */
 int bt_io_ready(struct strata_btree *bt, uint32_t page);
+/* NAND: retire the page's block (its program failed; garbage collection has moved its pages). */
+int bt_io_retire(struct strata_btree *bt, uint32_t page);
 /* NAND: 1 when the page's block is bad (factory or retired), 0 when not; 0 on other media. */
 int bt_io_bad(struct strata_btree *bt, uint32_t page);
 

@@ -158,7 +158,7 @@ int bt_load(struct strata_btree *bt, unsigned b, uint32_t addr)
     bt->buf[b].flashed = bt_is(bt, STRATA_BTREE_OW) ? (uint16_t)bt_ow_used(bt, p) : 0u;
     if (bt->flags & CTX_WEAK) { /* NAND scrub signal: the node moves at the next write-back */
         bt->flags &= (uint8_t)~CTX_WEAK;
-        if (bt->flags & CTX_MOUNTED)
+        if ((bt->flags & CTX_MOUNTED) || b == 0) /* mount: the root, written by its refresh */
             bt_dirty(bt, b);
     }
     return 0;

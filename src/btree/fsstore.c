@@ -8,6 +8,8 @@
 #include "strata/btree.h"
 #include "strata/fs.h"
 
+#ifndef STRATA_BTREE_VMTREE_ONLY /* the page store serves INPLACE only */
+
 static int at(struct strata_btree_fs_store *s, uint32_t page)
 {
     int32_t pos = strata_fs_seek(s->fs, s->file, 0, STRATA_FS_SEEK_END);
@@ -29,7 +31,7 @@ static int btfs_read(void *ctx, uint32_t page, void *buf)
         return rc;
     if (rc == 0 && (n = strata_fs_read(s->fs, s->file, buf, s->store.page_size)) < 0)
         return (int)n;
-    memset((uint8_t *)buf + n, 0xFF, s->store.page_size - (uint32_t)n);
+    memset((uint8_t *)buf + n, 0xFF, (size_t)(s->store.page_size - (uint32_t)n));
     return 0;
 }
 
@@ -70,3 +72,6 @@ void strata_btree_fs_store(struct strata_btree_fs_store *s, struct strata_fs *fs
     s->fs = fs;
     s->file = file;
 }
+#else
+typedef int bt_no_fs_store; /* ISO C: a translation unit is never empty */
+#endif

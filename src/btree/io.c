@@ -18,6 +18,7 @@ static int nand_read(struct strata_btree *bt, uint32_t page, uint8_t *buf)
 {
     int rc = strata_nand_read(bt->cfg->nand, bt->first_page + page, buf, NULL, NULL);
     if (rc == STRATA_EECC) {
+        bt->lost = (uint16_t)page;
         memset(buf, 0, bt->psize);
         return 0;
     }
@@ -68,6 +69,12 @@ int bt_io_bad(struct strata_btree *bt, uint32_t page)
     if (bt->cfg->nand == NULL)
         return 0;
     return strata_nand_is_bad(bt->cfg->nand, (bt->first_page + page) / bt->seg);
+}
+
+int bt_io_retire(struct strata_btree *bt, uint32_t page)
+{
+    bt->retire = BT_NONE;
+    return strata_nand_retire(bt->cfg->nand, (bt->first_page + page) / bt->seg);
 }
 
 int bt_io_blank(struct strata_btree *bt, uint32_t page)

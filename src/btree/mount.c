@@ -119,7 +119,8 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
     memset(bt, 0, sizeof *bt);
     bt->cfg = cfg;
     bt->variant = cfg->variant;
-    if (cfg->variant > STRATA_BTREE_OW || cfg->key_size < 1u || cfg->key_size > STRATA_BTREE_MAX_KEY ||
+    if (cfg->variant > STRATA_BTREE_OW || (BT_ONLY_VMTREE && cfg->variant != STRATA_BTREE_VMTREE) ||
+        cfg->key_size < 1u || cfg->key_size > STRATA_BTREE_MAX_KEY ||
         cfg->data_size > STRATA_BTREE_MAX_DATA ||
         cfg->key_size + cfg->data_size > STRATA_BTREE_MAX_ENTRY || cfg->buffers < 3u ||
         cfg->buffers > STRATA_BTREE_MAX_BUFFERS || (cfg->flags & ~STRATA_BTREE_DUPLICATES))
@@ -137,6 +138,9 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
     bt->nbuf = cfg->buffers;
     bt->lock = 0xFF;
     bt->hint = BT_NONE;
+    bt->lost = BT_NONE;
+    bt->retire = BT_NONE;
+    bt->torn_seq = 0xFFFFFFFFu;
     bt->height = 1;
     for (b = 0; b < STRATA_BTREE_MAX_BUFFERS; b++)
         bt->buf[b].addr = BT_NONE;
@@ -229,13 +233,18 @@ static void note_foreign(struct strata_btree *bt, const uint8_t *p)
         bt->flags |= CTX_FOREIGN;
 }
 
-/* Read page pg whole into buf: 1 when it is a valid page of this tree. */
+/* Read page pg whole into buf: 1 when it is a valid page of this tree (and not one this mount
+ * takes as torn: torn_seq). */
 static int read_valid(struct strata_btree *bt, uint32_t pg, uint8_t *buf)
 {
     int rc = bt_io_read(bt, pg, buf, bt->psize);
     if (rc != 0)
         return rc;
-    return bt_node_check(bt, buf) == 0 ? 1 : (note_foreign(bt, buf), 0);
+    if (bt_node_check(bt, buf) != 0) {
+        note_foreign(bt, buf);
+        return 0;
+    }
+    return hdr_seq(buf) < bt->torn_seq;
 }
 
 /* Make the region a blank slate; returns the highest sequence number left on it (media that
@@ -276,7 +285,7 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
     if ((rc = bt_setup(bt, cfg)) != 0 || (rc = clear_region(bt, &maxseq)) != 0)
         return rc;
     bt->seq = maxseq + 1u;
-    memset(cfg->bitmap, 0, bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
+    memset(cfg->bitmap, 0, (size_t)bt_bitmap_bytes(bt)); /* RAM the caller may have used before */
     bt->flags |= CTX_ERASED | CTX_CLEAN;
     bt->tail = (uint16_t)(bt->pages - bt->seg); /* segment mode: all but a segment is the run */
     if (bt_is(bt, STRATA_BTREE_VMTREE) && bt->seg > 1u)
@@ -308,7 +317,7 @@ static int inplace_scan(struct strata_btree *bt)
     uint8_t *cur = bt->cfg->bitmap + (bt->pages + 7u) / 8u;
     uint32_t n, hw = 0, maxseq = 0, seq[2], flags[2], s;
     int v[2], committed = 1, c, rc;
-    memset(bt->cfg->bitmap, 0, bt_bitmap_bytes(bt));
+    memset(bt->cfg->bitmap, 0, (size_t)bt_bitmap_bytes(bt));
     for (n = 0; n < bt->pages; n++) {
         for (s = 0; s < 2u; s++) {
             if ((v[s] = read_valid(bt, 2u * n + s, scr)) < 0)
@@ -475,6 +484,7 @@ static int vm_scan(struct strata_btree *bt)
     uint8_t *scr = bt_page(bt, bt->nbuf - 1u), *seen = bt->cfg->bitmap;
     uint32_t newest = 0, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
     int rc, voided = 0;
+    bt->cursor = BT_NONE;
     rc = bt->seg == 1u ? vm_newest_paged(bt, scr, &newest, &clean) : vm_newest(bt, scr, &newest);
     if (bt->head == bt->pages)
         bt->head = 0;
@@ -512,6 +522,9 @@ static int vm_scan(struct strata_btree *bt)
             }
             found = 1;
             bt->commit_seq = hdr_seq(scr);
+            bt->cursor = (uint16_t)q; /* for vm_refresh */
+            if (f & BT_F_CLEAN)
+                bt->flags |= CTX_CLEAN; /* the refresh copy carries it on */
         }
         voided = hdr_seq(scr) > limit;
         if (voided)
@@ -539,24 +552,39 @@ static int vm_scan(struct strata_btree *bt)
     if (k == bt->pages || root == BT_NONE)
         return STRATA_ECORRUPT;
     bt->root = (uint16_t)root;
-    bt->since_clean = (uint16_t)k;
-    bt->cursor = (uint16_t)newest; /* for vm_refresh */
+    /* the window runs on to the head: on NAND the rest of the newest block is skipped too */
+    k += ((uint32_t)bt->head + bt->pages - newest) % bt->pages;
+    bt->since_clean = (uint16_t)(k < bt->pages ? k : bt->pages);
     return 0;
 }
 
-/* NAND: the newest page may be the one a cut interrupted late in its program: it reads well now
- * but its weak cells may fail later. If it is a live node, write it again (a move, as garbage
- * collection does: the mapping table keeps the address its parent holds). */
+/* NAND: the last commit's page may be the one a cut interrupted late in its program (pages after
+ * it, if any, belong to a cut commit, possibly a recovery's): it reads well now but its weak
+ * cells fail after a few more reads. Write its node
+ * again (a move, as garbage collection does: the mapping table keeps the address its parent
+ * holds; the root when the page is no longer live), with COMMIT (and CLEAN if it had it) and
+ * BARRIER voiding from its seq on: later recoveries never read it again. A root that read weak
+ * (bt_load keeps it dirty during mount) is written by the same commit. */
 static int vm_refresh(struct strata_btree *bt)
 {
-    unsigned b;
+    unsigned b = 0;
     int rc;
-    if (bt->cfg->nand == NULL || !bt_live(bt, bt->cursor))
+    if (bt->cfg->nand == NULL) {
+        bt->flags &= (uint8_t)~CTX_CLEAN;
         return 0;
-    if ((rc = bt_get(bt, bt->cursor, &b)) != 0)
-        return rc;
-    bt_dirty(bt, b);
-    return bt_commit(bt);
+    }
+    if (bt->cursor != BT_NONE) {
+        if (bt_live(bt, bt->cursor) && (rc = bt_get(bt, bt->cursor, &b)) != 0)
+            return rc;
+        bt_dirty(bt, b);
+        bt->commit_seq--; /* the BARRIER's base: the refreshed page itself is void */
+        bt->flags |= CTX_BARRIER;
+    }
+    rc = bt_commit(bt);
+    if ((bt->flags & CTX_CLEAN) && rc == 0)
+        bt->since_clean = 0;
+    bt->flags &= (uint8_t)~CTX_CLEAN;
+    return rc;
 }
 
 /* VMTREE: drop the recovered mappings that no parent holds. */
@@ -573,18 +601,22 @@ static void vm_drop_unused(struct strata_btree *bt, const uint8_t *marks)
     }
 }
 
-int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config *cfg)
+static int mount_once(struct strata_btree *bt, const struct strata_btree_config *cfg,
+                      uint32_t torn_seq, uint32_t seq_floor)
 {
     uint8_t *marks = NULL;
     int rc;
     if ((rc = bt_setup(bt, cfg)) != 0)
         return rc;
+    bt->torn_seq = torn_seq;
     if (bt_is(bt, STRATA_BTREE_INPLACE))
         rc = bt->flash != NULL ? inplace_scan(bt) : 0;
     else if (bt_is(bt, STRATA_BTREE_OW))
         rc = ow_scan(bt);
     else
         rc = vm_scan(bt);
+    if (bt->seq < seq_floor)
+        bt->seq = seq_floor; /* above every page, the ones taken as torn included */
     if (rc == 0 && (rc = bt_load(bt, 0, bt->root)) != 0) {
         note_foreign(bt, bt_page(bt, 0));
         if (bt->flash == NULL && hdr_magic(bt_page(bt, 0)) != BT_MAGIC)
@@ -615,4 +647,25 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
     bt->cursor = bt_is(bt, STRATA_BTREE_INPLACE) ? 1u : bt->cursor;
     bt->flags |= CTX_MOUNTED;
     return bt_is(bt, STRATA_BTREE_VMTREE) ? vm_refresh(bt) : 0;
+}
+
+/* NAND: when the last commit's page decoded during the scan but not on a later read of the
+ * same mount (weak cells of a program a cut interrupted), it is torn after all: the
+ * commit it carried was the operation in flight at the cut, which the guarantee lets go. Mount
+ * again with it (and anything newer) taken as torn. The pages taken as torn are voided by the
+ * refresh's BARRIER. At most a few times: each retry needs a page that decoded once and then
+ * did not, which only a cut program leaves behind. */
+int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config *cfg)
+{
+    uint32_t torn = 0xFFFFFFFFu, floor = 0;
+    unsigned tries;
+    int rc;
+    for (tries = 0;; tries++) {
+        rc = mount_once(bt, cfg, torn, floor);
+        if (rc != STRATA_ECORRUPT || cfg->nand == NULL || tries >= 3u ||
+            bt->cursor == BT_NONE || bt->lost != bt->cursor)
+            return rc;
+        torn = bt->commit_seq;
+        floor = bt->seq > floor ? bt->seq : floor; /* above every page seen, torn or not */
+    }
 }

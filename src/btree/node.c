@@ -7,7 +7,7 @@
 
 static int is_ow(const struct strata_btree *bt)
 {
-    return bt->variant == STRATA_BTREE_OW;
+    return bt_is(bt, STRATA_BTREE_OW);
 }
 
 static uint32_t esz(const struct strata_btree *bt, const uint8_t *p)
@@ -133,7 +133,7 @@ int bt_node_room(const struct strata_btree *bt, uint8_t *p)
 
 static uint8_t check_byte(const uint8_t *e, uint32_t n)
 {
-    return (uint8_t)(strata_crc32(0, e, n) & 0x7Fu);
+    return (uint8_t)(strata_crc32(0, e, (size_t)n) & 0x7Fu);
 }
 
 void bt_node_insert(const struct strata_btree *bt, uint8_t *p, const uint8_t *e)
@@ -143,14 +143,14 @@ void bt_node_insert(const struct strata_btree *bt, uint8_t *p, const uint8_t *e)
         uint8_t *s;
         i = bt_ow_used(bt, p);
         s = bt_node_entry(bt, p, i);
-        memcpy(s, e, size);
+        memcpy(s, e, (size_t)size);
         s[size] = check_byte(e, size);
         bit_put(ow_count_bits(p), i, 0);
         return;
     }
     i = position(bt, p, e);
-    memmove(bt_node_entry(bt, p, i + 1u), bt_node_entry(bt, p, i), (n - i) * size);
-    memcpy(bt_node_entry(bt, p, i), e, size);
+    memmove(bt_node_entry(bt, p, i + 1u), bt_node_entry(bt, p, i), (size_t)((n - i) * size));
+    memcpy(bt_node_entry(bt, p, i), e, (size_t)size);
     hdr_set_count(p, n + 1u);
 }
 
@@ -169,7 +169,7 @@ void bt_node_remove(const struct strata_btree *bt, uint8_t *p, uint32_t i)
         bit_put(ow_valid_bits(p, n), i, 0);
         return;
     }
-    memmove(bt_node_entry(bt, p, i), bt_node_entry(bt, p, i + 1u), (n - i - 1u) * size);
+    memmove(bt_node_entry(bt, p, i), bt_node_entry(bt, p, i + 1u), (size_t)((n - i - 1u) * size));
     hdr_set_count(p, n - 1u);
 }
 
@@ -194,13 +194,13 @@ void bt_node_cut(const struct strata_btree *bt, uint8_t *p, const uint8_t *s)
         if (!bt_node_effective(bt, p, i) || (s != NULL && bt_cmp(bt, bt_node_entry(bt, p, i), s) >= 0))
             continue;
         if (k != i)
-            memcpy(bt_node_entry(bt, p, k), bt_node_entry(bt, p, i), size);
+            memcpy(bt_node_entry(bt, p, k), bt_node_entry(bt, p, i), (size_t)size);
         k++;
     }
-    memset(ow_count_bits(p), 0xFF, 2u * ow_vec_bytes(n));
+    memset(ow_count_bits(p), 0xFF, (size_t)(2u * ow_vec_bytes(n)));
     for (i = 0; i < k; i++)
         bit_put(ow_count_bits(p), i, 0);
-    memset(bt_node_entry(bt, p, k), 0xFF, (n - k) * size);
+    memset(bt_node_entry(bt, p, k), 0xFF, (size_t)((n - k) * size));
 }
 
 void bt_node_copy_range(const struct strata_btree *bt, uint8_t *dst, uint8_t *src,
@@ -251,7 +251,7 @@ void bt_node_seal(const struct strata_btree *bt, uint8_t *p, uint32_t seq, uint3
     hdr_set_seq(p, seq);
     hdr_set_ref(p, ref);
     if (!is_ow(bt))
-        body = strata_crc32(0, p + BT_HDR, hdr_count(p) * esz(bt, p));
+        body = strata_crc32(0, p + BT_HDR, (size_t)(hdr_count(p) * esz(bt, p)));
     hdr_set_body_crc(p, body);
     hdr_set_crc(p, strata_crc32(0, p, 24));
 }
@@ -281,7 +281,7 @@ int bt_node_check(const struct strata_btree *bt, uint8_t *p)
         }
         return 0;
     }
-    if (n > bt->cap[bt_lvl(p)] || hdr_body_crc(p) != strata_crc32(0, p + BT_HDR, n * size))
+    if (n > bt->cap[bt_lvl(p)] || hdr_body_crc(p) != strata_crc32(0, p + BT_HDR, (size_t)(n * size)))
         return STRATA_ECORRUPT;
     for (i = 1; i < n; i++)
         if (bt_cmp(bt, bt_node_entry(bt, p, i - 1u), bt_node_entry(bt, p, i)) >= 0)

@@ -137,6 +137,10 @@ static int extend(struct strata_btree *bt)
 {
     uint32_t first = bt->tail;
     int rc = bt_io_bad(bt, first);
+    if (rc == 0 && first == bt->retire) { /* a program failed in it: its pages have moved */
+        rc = bt_io_retire(bt, first);
+        rc = rc == 0 ? 1 : rc;
+    }
     if (rc == 0 && (!(bt->flags & CTX_ERASED) || first < bt->head)) { /* else never written */
         rc = bt_io_erase(bt, first);
         rc = rc == STRATA_EBADBLOCK ? 1 : rc; /* the layer retired the block */
@@ -280,7 +284,7 @@ int bt_vm_prepare(struct strata_btree *bt)
 
 int bt_vm_reserve(struct strata_btree *bt)
 {
-    uint32_t k;
+    uint32_t k, clean;
     int rc;
     bt->pinned = 0;
     bt->bad = 0;
@@ -288,8 +292,13 @@ int bt_vm_reserve(struct strata_btree *bt)
         return 0;
     /* the head's segment is trusted erased past the head only if it holds pages */
     bt->tail = (uint16_t)((bt->head + bt->seg - 1u) / bt->seg * bt->seg % bt->pages);
+    /* the segment where recovery's scan window starts (the newest CLEAN page): recoveries cut
+     * one after another each skip the rest of a block, which may bring it this close; the next
+     * operation's reduction moves the window on */
+    clean = ((uint32_t)bt->head + 2u * bt->pages - bt->since_clean - 1u) % bt->pages;
+    clean -= clean % bt->seg;
     for (k = 0; k < bt->pages / bt->seg && usable(bt) < target(bt); k++) {
-        if (seg_count(bt, bt->tail, 0) != 0)
+        if (seg_count(bt, bt->tail, 0) != 0 || bt->tail == clean)
             break; /* left to garbage collection */
         if ((rc = extend(bt)) != 0)
             return rc;

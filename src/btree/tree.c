@@ -155,7 +155,7 @@ int bt_grow(struct strata_btree *bt, unsigned *child)
     bt->height++;
     bt->path[level + 1u] = bt->buf[0].addr;
     bt->path[level] = bt->buf[c].addr;
-    bt->buf[0].flags |= bt_is(bt, STRATA_BTREE_OW) ? BUF_FRESH : 0u;
+    bt->buf[0].flags = (uint8_t)(bt->buf[0].flags | (bt_is(bt, STRATA_BTREE_OW) ? BUF_FRESH : 0u));
     bt_dirty(bt, 0);
     *child = c;
     /* OW: the new root page links the child now (structural changes are written at once) */
@@ -201,7 +201,7 @@ int bt_tree_put(struct strata_btree *bt, const uint8_t *e)
     p = bt_page(bt, b);
     if ((i = bt_node_seek(bt, p, e, BT_EQ, NULL)) >= 0) {
         x = bt_node_entry(bt, p, (uint32_t)i);
-        if (memcmp(x + bt->cmp, e + bt->cmp, bt->esize[0] - bt->cmp) == 0)
+        if (memcmp(x + bt->cmp, e + bt->cmp, (size_t)(bt->esize[0] - bt->cmp)) == 0)
             return 0; /* already there */
         if (!bt_is(bt, STRATA_BTREE_OW)) {
             memcpy(x, e, bt->esize[0]);

@@ -37,11 +37,11 @@ int bt_wb_add(struct strata_btree *bt, uint32_t op, const uint8_t *e)
                 return rc;
             i = 0;
         }
-        memmove(bt_wb_at(bt, i + 1u), bt_wb_at(bt, i), (bt->wcount - i) * size);
+        memmove(bt_wb_at(bt, i + 1u), bt_wb_at(bt, i), (size_t)((bt->wcount - i) * size));
         bt->wcount++;
     }
     bt_wb_at(bt, i)[0] = (uint8_t)op;
-    memcpy(bt_wb_at(bt, i) + 1, e, size - 1u);
+    memcpy(bt_wb_at(bt, i) + 1, e, (size_t)(size - 1u));
     bt->gen++;
     return 0;
 }
@@ -61,7 +61,7 @@ int bt_wb_apply(struct strata_btree *bt)
             return rc; /* failed half way (device or damage): nothing more may be written */
     }
     /* what was applied is committed; what was not stays buffered */
-    memmove(bt->cfg->wbuf, bt_wb_at(bt, i), (bt->wcount - i) * size);
+    memmove(bt->cfg->wbuf, bt_wb_at(bt, i), (size_t)((bt->wcount - i) * size));
     bt->wcount = (uint16_t)(bt->wcount - i);
     bt->gen++;
     c = bt_commit(bt);

@@ -74,6 +74,8 @@ static int vm_program(struct strata_btree *bt, uint8_t *p, uint32_t flags, uint3
             break;
         if (!(bt->flags & CTX_BARRIER))
             base = bt->seq - 2u;
+        if (bt->retire == BT_NONE) /* a grown bad block: out once its pages have moved */
+            bt->retire = (uint16_t)(*at - *at % bt->seg);
         bt->flags |= CTX_BARRIER;
         bt_vm_abandon(bt);
     }

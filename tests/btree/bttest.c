@@ -51,11 +51,7 @@ int bt_env_open(struct bt_env *env, const struct bt_setup *s, int format)
     uint32_t psize, bitmap, map;
     int rc;
     if (env->sim == NULL && !is_fs(s)) {
-        struct strata_sim_config sc = ts_config(s->profile, s->units, s->seed);
-        if (sc.profile->kind == STRATA_SIM_NAND)
-            sc.options |= BT_NAND_OPTS;
-        env->sim = strata_sim_new(&sc);
-        assert_non_null(env->sim);
+        env->sim = ts_sim(s->profile, s->units, s->seed); /* NAND: the default faults */
     }
     if (env->sim == NULL)
         env->sim = ts_sim("at45db161", s->units, s->seed);
@@ -380,7 +376,6 @@ struct strata_sim *bt_nand_faulty(const struct bt_setup *s, uint32_t wear)
     sc.wear_limit = wear;
     sc.wear_spread = wear;
     sc.read_flip_rate = 1e-6; /* the part needs only 1-bit ECC (Hamming): keep two-bit reads rare */
-    sc.options |= BT_NAND_OPTS | STRATA_SIM_OPT_NO_STATUS_FAILS; /* program failures: nandfail */
     sim = strata_sim_new(&sc);
     assert_non_null(sim);
     return sim;

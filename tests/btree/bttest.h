@@ -92,13 +92,10 @@ void bt_run_init(struct bt_run *r, const struct bt_setup *s, uint32_t cap, uint3
 /* The same on a device the caller built (NULL: as bt_run_init); the run owns it then. */
 void bt_run_init_on(struct bt_run *r, struct strata_sim *sim, const struct bt_setup *s,
                     uint32_t cap, uint32_t keyspace, unsigned delpct, unsigned syncpct);
-/* A NAND device of the setup's profile with faults on: `wear` erase cycles per block (plus up to
- * as many again), a factory bad block, read bit flips at 1e-6. */
+/* A NAND device of the setup's profile with the simulator's default faults (bit errors, weak
+ * cells, status failures) and more: `wear` erase cycles per block (plus up to as many again), a
+ * factory bad block, extra read bit flips at 1e-6. */
 struct strata_sim *bt_nand_faulty(const struct bt_setup *s, uint32_t wear);
-/* The simulator's NAND realism the btree tests leave off: persistent raw bit errors and weak
- * cells are not survived yet (docs/btree.md, "Not done"); status failures, wear-out, factory bad
- * blocks and read flips stay on. */
-#define BT_NAND_OPTS (STRATA_SIM_OPT_NO_BIT_ERRORS | STRATA_SIM_OPT_NO_WEAK_CELLS)
 void bt_run_free(struct bt_run *r);
 /* n more operations; 0, or the first error (STRATA_EPOWER when power fails). */
 int bt_run_ops(struct bt_run *r, uint32_t n);

@@ -52,6 +52,8 @@ int cmd_demo(int argc, char **argv)
         rc = demo_fs(&data, plots);
     if (rc == 0)
         rc = demo_kv(&data, plots);
+    if (rc == 0)
+        rc = demo_btree(&data, plots);
     if (rc == 0 && out != NULL && strata_report_write(plots, out, NULL) != 0)
         rc = cli_fail("demo", STRATA_EIO, out);
     strata_report_free(plots);
