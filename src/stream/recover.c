@@ -1,0 +1,274 @@
+/* Mount's recovery of the open segment.
+ *  - Fast path (NOR slot with a valid head): the progress bits say which data positions are
+ *    indexed; the page after them is indexed now if it was written, or becomes a hole (it may be
+ *    torn); the RAM state (bucket count, Bloom section, regression window, key range) is read
+ *    back from the slot and the last data pages.
+ *  - Rebuild (RAM stage, or a NOR slot without a valid head or with indexing begun and not
+ *    done): the slot is erased and every data page of the segment is indexed again. The index
+ *    is a function of the pages alone (no split happens before m + 1 readings, by which time
+ *    the regression window holds this segment's keys), so it fits as it did. Writing continues
+ *    at the next block, whatever a cut may have left after the last good page.
+ * Either way a segment found half copied is copied again from a fresh block, and one whose
+ * header page is in place is closed and the next one opened. */
+#include "stream_internal.h"
+
+static int set_position(struct strata_stream *s, uint32_t pos, int trusted)
+{
+    s->pos = pos;
+    s->blk_idx = pos / s->ppb;
+    s->blk_erased = (uint8_t)(trusted && pos % s->ppb != 0);
+    s->map_b0 = NONE32;
+    return dev_block_of(s, s->b0, s->blk_idx, &s->blk);
+}
+
+/* The position's physical page (after dev_read_pos, whose mapping cache holds its block). */
+static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag *tag, int *rc)
+{
+    *rc = dev_read_pos(s, s->b0, pos, s->rbuf, tag);
+    if (*rc == PG_VALID && !SEQ_EQ(tag->seq, s->seq))
+        *rc = PG_BLANK;
+    return dev_page(s, s->map_blk, pos % s->ppb);
+}
+
+/* The segment's header page is at `page`: it is closed; open the next one. */
+static int finish_close(struct strata_stream *s, uint32_t page, const struct stream_tag *tag)
+{
+    struct strata_stream_seg g;
+    uint32_t nb;
+    int rc = seg_parse(s, PG_VALID, tag, s->rbuf, page, &g);
+    if (rc != 0)
+        return rc;
+    s->newest = page;
+    skip_insert(s, g.start_ts, page, s->rbuf[HD_LEVEL]);
+    s->live_segments++;
+    s->live_readings += g.records;
+    s->last_insert_ts = g.end_ts;
+    s->has_last = 1;
+    s->buffered = 0;
+    if ((rc = dev_next_good(s, page / s->ppb, &nb)) != 0)
+        return rc;
+    s->seq++;
+    return seg_open(s, nb);
+}
+
+static int is_data(const struct strata_stream *s, const struct stream_tag *t, uint32_t pos)
+{
+    return t->type == PT_DATA && t->aux == s->records && t->count != 0 && t->count <= s->rpp &&
+           pos < s->cfg->max_pages;
+}
+
+/* Copy pages from `from` on: the header means closed; otherwise copy again from the block after
+ * the last page found. */
+static int rec_close(struct strata_stream *s, uint32_t from)
+{
+    struct stream_tag tag;
+    uint32_t q, run = 0, last = from - 1u, page, limit = from + (uint32_t)s->reserve * s->ppb;
+    int rc;
+    for (q = from; q < limit && run < s->ppb; q++) {
+        page = read_at(s, q, &tag, &rc);
+        if (rc < 0)
+            return rc;
+        if (rc == PG_VALID && tag.type == PT_HEADER)
+            return finish_close(s, page, &tag);
+        if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM)) {
+            last = q;
+            run = 0;
+        } else {
+            run++;
+        }
+    }
+    if ((rc = set_position(s, (last / s->ppb + 1u) * s->ppb, 0)) != 0)
+        return rc;
+    return seg_copy(s);
+}
+
+static void reset_open(struct strata_stream *s)
+{
+    s->records = 0;
+    s->data_pages = 0;
+    s->first_ts = s->last_ts = 0;
+    s->min_key = INT32_MAX;
+    s->max_key = INT32_MIN;
+    s->sections = 0;
+    s->sect_fill = 0;
+    s->ring_n = s->ring_at = 0;
+    memset(s->bloom, 0, s->cfg->bloom_bits / 8u);
+    bt_reset(s);
+}
+
+static int rebuild(struct strata_stream *s)
+{
+    struct stream_tag tag;
+    uint32_t q, run = 0, last = NONE32, page, pos;
+    uint32_t limit = s->cfg->max_pages + (uint32_t)s->reserve * s->ppb;
+    int rc, copy = 0;
+    s->st.rebuilds++;
+    reset_open(s);
+    if ((rc = idx_erase(s)) != 0)
+        return rc;
+    for (q = 0; q < limit && run < s->ppb; q++) {
+        page = read_at(s, q, &tag, &rc);
+        if (rc < 0)
+            return rc;
+        if (rc == PG_VALID && tag.type == PT_HEADER)
+            return finish_close(s, page, &tag);
+        if (rc == PG_VALID && !copy && is_data(s, &tag, q)) {
+            if ((rc = idx_mark_done_range(s, s->data_pages, q)) != 0 ||
+                (rc = wr_index_page(s, s->rbuf, q, s->records, tag.count)) != 0)
+                return rc;
+        } else if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM)) {
+            copy = 1;
+        } else {
+            run++;
+            continue;
+        }
+        last = q;
+        run = 0;
+    }
+    pos = last == NONE32 ? 0 : (last / s->ppb + 1u) * s->ppb;
+    if ((rc = idx_mark_done_range(s, s->data_pages, pos < s->cfg->max_pages ? pos : s->cfg->max_pages)) != 0 ||
+        (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0)
+        return rc;
+    if (s->records != 0) {
+        s->last_insert_ts = s->last_ts;
+        s->has_last = 1;
+    }
+    return copy ? seg_close(s) : 0;
+}
+
+/* Buckets allocated in the slot: a binary search for the first header never programmed. */
+static int count_buckets(struct strata_stream *s)
+{
+    uint32_t lo = 0, hi = s->max_buckets, mid;
+    uint8_t h[8], ff[8];
+    int rc;
+    memset(ff, 0xFF, sizeof ff);
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2u;
+        if ((rc = idx_read(s, s->tree_off + mid * s->cfg->bucket_size, h, sizeof h)) != 0)
+            return rc;
+        if (memcmp(h, ff, sizeof h) != 0)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    s->buckets = (uint16_t)lo;
+    return 0;
+}
+
+/* The Bloom section and the regression window from the readings of the last data pages (an
+ * unreadable page among them fills the section, so no key is ever ruled out wrongly). */
+static int refill(struct strata_stream *s, uint32_t last)
+{
+    struct stream_tag tag;
+    uint32_t ring = s->records < s->m ? s->records : s->m, bloom = s->sect_fill;
+    uint32_t lo = s->records - (ring > bloom ? ring : bloom), q = last, i, r;
+    int rc;
+    s->ring_n = (uint16_t)ring;
+    s->ring_at = (uint16_t)(ring % s->m);
+    for (;;) {
+        (void)read_at(s, q, &tag, &rc);
+        if (rc < 0)
+            return rc;
+        if (rc == PG_LOST)
+            memset(s->bloom, 0xFF, s->cfg->bloom_bits / 8u);
+        if (rc == PG_VALID && tag.type == PT_DATA && tag.count <= s->rpp) {
+            for (i = 0; i < tag.count; i++) {
+                int32_t key = s_geti(s->rbuf, i * s->slot + SLOT_KEY);
+                r = tag.aux + i;
+                if (r >= s->records)
+                    return STRATA_ECORRUPT;
+                if (r >= s->records - bloom)
+                    bloom_set(s, key);
+                if (r >= s->records - ring)
+                    s_put32(s->ring, 4u * (r - (s->records - ring)), (uint32_t)key);
+            }
+            if (tag.aux <= lo)
+                return 0;
+        }
+        if (q-- == 0)
+            return 0;
+    }
+}
+
+/* The open segment's state from its slot. 1: the slot cannot be trusted (rebuild). */
+static int fast(struct strata_stream *s)
+{
+    struct stream_tag tag;
+    uint8_t m[4];
+    uint32_t p, q, last = NONE32;
+    int rc, begun, pending = 0;
+    if ((rc = idx_read(s, SH_CLOSING, m, sizeof m)) != 0 || (rc = idx_progress(s, &p, &begun)) != 0)
+        return rc;
+    if (begun)
+        return 1;
+    for (q = p; q > 0 && p - q <= s->ppb && last == NONE32; q--) { /* the last data page */
+        (void)read_at(s, q - 1u, &tag, &rc);
+        if (rc < 0)
+            return rc;
+        if (rc == PG_VALID && tag.type == PT_DATA && tag.count != 0 && tag.count <= s->rpp) {
+            last = q - 1u;
+            s->records = (uint32_t)tag.aux + tag.count;
+            s->last_ts = s_get32(s->rbuf, (tag.count - 1u) * s->slot + SLOT_TS);
+        }
+    }
+    if (p > 0 && last == NONE32)
+        return 1;
+    s->data_pages = (uint16_t)(last + 1u);
+    s->sections = (uint16_t)(s->records / s->cfg->bloom_n);
+    s->sect_fill = (uint16_t)(s->records % s->cfg->bloom_n);
+    if ((rc = count_buckets(s)) != 0)
+        return rc;
+    if (s->records != 0) {
+        for (q = 0; q <= last; q++) { /* the first reading */
+            (void)read_at(s, q, &tag, &rc);
+            if (rc < 0)
+                return rc;
+            if (rc == PG_VALID && tag.type == PT_DATA && tag.aux == 0)
+                break;
+        }
+        if (q > last)
+            return 1;
+        s->first_ts = s_get32(s->rbuf, SLOT_TS);
+        if ((rc = refill(s, last)) != 0 || (rc = bt_key_range(s, &s->min_key, &s->max_key)) != 0)
+            return rc;
+        s->last_insert_ts = s->last_ts;
+        s->has_last = 1;
+    }
+    if (m[0] != 0xFF)
+        return rec_close(s, s_get16(m, 2));
+    if (p < s->cfg->max_pages) { /* written, not indexed yet? */
+        (void)read_at(s, p, &tag, &rc);
+        if (rc < 0)
+            return rc;
+        pending = rc == PG_VALID && is_data(s, &tag, p);
+    }
+    if (pending) {
+        if ((rc = wr_index_page(s, s->rbuf, p, s->records, tag.count)) != 0)
+            return rc;
+        s->last_insert_ts = s->last_ts;
+        s->has_last = 1;
+        return set_position(s, p + 1u, 1);
+    }
+    if (p % s->ppb == 0 || p >= s->cfg->max_pages)
+        return set_position(s, p, 0); /* a block start is erased before use: reuse it */
+    if ((rc = idx_set_state(s, p, 1)) != 0) /* a hole: it may be torn */
+        return rc;
+    return set_position(s, p + 1u, 1);
+}
+
+int rec_open(struct strata_stream *s)
+{
+    int rc;
+    reset_open(s);
+    if (s->is_nor) {
+        if ((rc = idx_head_valid(s)) < 0)
+            return rc;
+        if (rc == 1) {
+            if ((rc = fast(s)) <= 0)
+                return rc;
+            reset_open(s); /* the slot cannot be trusted */
+        }
+    }
+    return rebuild(s);
+}
