@@ -87,13 +87,16 @@ void bloom_fill_page(struct strata_stream *s, uint32_t i, uint32_t sections, uin
     }
 }
 
-/* Open segment: the flushed sections on the index device (one byte read per hash), then the RAM
- * section. */
-static int check_open(struct strata_stream *s, const uint32_t *h)
+/* Open segment: the write buffer's readings (not indexed yet), the flushed sections on the
+ * index device (one byte read per hash), then the RAM section. */
+static int check_open(struct strata_stream *s, const uint32_t *h, int32_t key)
 {
     uint32_t j, i, q = s->cfg->bloom_hashes;
     uint8_t b;
     int rc, all;
+    for (j = 0; j < s->buffered; j++)
+        if (s_geti(s->wbuf, j * s->slot + SLOT_KEY) == key)
+            return 1;
     for (j = 0; j < s->sections; j++) {
         for (i = 0, all = 1; i < q && all; i++) {
             if ((rc = idx_read(s, idx_section_off(s, j) + h[i] / 8u, &b, 1)) != 0)
@@ -118,7 +121,7 @@ int bloom_check(struct strata_stream *s, const struct strata_stream_seg *g, int3
     int rc;
     bloom_hashes(s, key, h);
     if (g->open)
-        return check_open(s, h);
+        return check_open(s, h, key);
     if (l == 0 || g->sections > s->usable)
         return STRATA_ECORRUPT;
     memset(bv, 0xFF, (g->sections + 7u) / 8u);

@@ -66,6 +66,7 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
     reset_head(s);
     if ((rc = anchor_load(s)) != 0)
         return rc;
+    s->blk = s->b0; /* the write head is at or after it: ptr_live's bound until recovery */
     if (s->newest != NONE32) {
         struct strata_stream_ptr p;
         p.page = s->newest;

@@ -12,12 +12,24 @@
  * header page is in place is closed and the next one opened. */
 #include "stream_internal.h"
 
+/* Continue writing at `pos`. In the middle of a block it must be trusted (erased by a completed
+ * erase, nothing tried at pos or after); at a block start the write path enters the block as it
+ * enters any other (room kept, aging, erase), so the head stays one block back. */
 static int set_position(struct strata_stream *s, uint32_t pos, int trusted)
 {
     s->pos = pos;
     s->blk_idx = pos / s->ppb;
-    s->blk_erased = (uint8_t)(trusted && pos % s->ppb != 0);
+    s->blk_erased = 1;
     s->map_b0 = NONE32;
+    if (pos % s->ppb == 0 || !trusted) {
+        if (pos % s->ppb != 0)
+            return STRATA_ECORRUPT;
+        if (s->blk_idx == 0) {
+            s->blk_erased = 0; /* the segment's first block: its room was kept when it opened */
+        } else {
+            s->blk_idx--;
+        }
+    }
     return dev_block_of(s, s->b0, s->blk_idx, &s->blk);
 }
 
@@ -40,13 +52,19 @@ static int finish_close(struct strata_stream *s, uint32_t page, const struct str
         return rc;
     s->newest = page;
     skip_insert(s, g.start_ts, page, s->rbuf[HD_LEVEL]);
+    if (s->live_segments == 0)
+        s->min_ts = g.start_ts;
     s->live_segments++;
     s->live_readings += g.records;
     s->last_insert_ts = g.end_ts;
     s->has_last = 1;
     s->buffered = 0;
-    if ((rc = dev_next_good(s, page / s->ppb, &nb)) != 0)
+    s->blk = page / s->ppb;
+    if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
+    while (s->live_segments > 0 && dev_ring_dist(s, nb, s->tail) < 2u)
+        if ((rc = seg_age(s)) != 0)
+            return rc;
     s->seq++;
     return seg_open(s, nb);
 }
@@ -250,7 +268,9 @@ static int fast(struct strata_stream *s)
         s->has_last = 1;
         return set_position(s, p + 1u, 1);
     }
-    if (p % s->ppb == 0 || p >= s->cfg->max_pages)
+    if (p >= s->cfg->max_pages)
+        return set_position(s, p, 1); /* all done: the segment is full */
+    if (p % s->ppb == 0)
         return set_position(s, p, 0); /* a block start is erased before use: reuse it */
     if ((rc = idx_set_state(s, p, 1)) != 0) /* a hole: it may be torn */
         return rc;

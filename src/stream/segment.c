@@ -33,11 +33,10 @@ int seg_age(struct strata_stream *s)
 int seg_open(struct strata_stream *s, uint32_t b0)
 {
     int rc;
+    if (s->live_segments > 0 && s->tail == b0)
+        return STRATA_ECORRUPT; /* seg_copy ages until the next segment has room */
     s->b0 = b0;
     s->map_b0 = NONE32;
-    while (s->live_segments > 0 && s->tail == b0)
-        if ((rc = seg_age(s)) != 0)
-            return rc;
     if (s->live_segments == 0)
         s->tail = b0;
     if ((rc = dev_block_of(s, b0, 0, &s->blk)) != 0)
@@ -104,10 +103,15 @@ int seg_copy(struct strata_stream *s)
     /* the header is in place: the segment is closed */
     s->newest = dev_page(s, s->blk, (s->pos - 1u) % s->ppb);
     skip_insert(s, s->first_ts, s->newest, level);
+    if (s->live_segments == 0)
+        s->min_ts = s->first_ts; /* the oldest reading kept */
     s->live_segments++;
     s->live_readings += s->records;
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
+    while (s->live_segments > 0 && dev_ring_dist(s, nb, s->tail) < 2u) /* room to start */
+        if ((rc = seg_age(s)) != 0)
+            return rc;
     s->seq++;
     return seg_open(s, nb);
 }

@@ -1,7 +1,8 @@
 /* The inter-segment skip list: closed segments from newest to oldest, a node in each header page
  * and a head of max_level pointers in RAM. A new segment goes to the front. Pointers into aged
  * segments are recognised (first timestamp below the store's minimum, or a page outside the
- * live part of the ring) and never followed. */
+ * live part of the ring, from the oldest segment's first block to the write head's block) and
+ * never followed. */
 #include "stream_internal.h"
 
 /* The level of segment `seq`: 1 + trailing one bits of a hash of it (p = 1/2), capped. Derived,
@@ -32,7 +33,7 @@ int ptr_live(const struct strata_stream *s, const struct strata_stream_ptr *p)
 {
     uint32_t blk = p->page / s->ppb;
     return p->page != NONE32 && p->ts >= s->min_ts && blk >= STRATA_STREAM_ANCHOR_BLOCKS &&
-           blk < s->blocks && dev_ring_dist(s, s->tail, blk) < dev_ring_dist(s, s->tail, s->b0);
+           blk < s->blocks && dev_ring_dist(s, s->tail, blk) <= dev_ring_dist(s, s->tail, s->blk);
 }
 
 /* The head after the newest closed segment (header page `page`): its own levels point to it,

@@ -4,16 +4,17 @@
  * whose program fails has its pages moved to the next good block and is retired. */
 #include "stream_internal.h"
 
-/* Entering block nb: keep `reserve` blocks free for the close (all of them while closing: only
- * the oldest segment's first block is off limits), aging the oldest segment as needed. */
+/* Entering block nb: keep `reserve` blocks free for the close (all of them while closing, but for
+ * the block after nb, where the next segment starts: the tail never meets an open segment's
+ * first block), aging the oldest segment as needed. */
 static int wr_room(struct strata_stream *s, uint32_t nb)
 {
     int rc;
-    while (dev_ring_dist(s, nb, s->tail) < (s->closing ? 1u : s->reserve) &&
+    while (dev_ring_dist(s, nb, s->tail) < (s->closing ? 2u : s->reserve) &&
            s->live_segments > 0)
         if ((rc = seg_age(s)) != 0)
             return rc;
-    return nb == s->tail ? STRATA_ENOSPC : 0; /* the open segment would run into itself */
+    return dev_ring_dist(s, nb, s->tail) < 2u ? STRATA_ENOSPC : 0; /* it would meet itself */
 }
 
 /* Make position s->pos programmable: enter its block, erase it once per session. */
