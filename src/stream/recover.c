@@ -62,9 +62,6 @@ static int finish_close(struct strata_stream *s, uint32_t page, const struct str
     s->blk = page / s->ppb;
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
-    while (s->live_segments > 0 && dev_ring_dist(s, nb, s->tail) < 2u)
-        if ((rc = seg_age(s)) != 0)
-            return rc;
     s->seq++;
     return seg_open(s, nb);
 }

@@ -28,19 +28,19 @@ int seg_age(struct strata_stream *s)
     return anchor_write(s);
 }
 
-/* Start segment s->seq at block b0: anchor first (a cut then leaves a segment without pages
- * whose slot mount initialises), then the index slot. */
+/* Start segment s->seq at block b0 (the block after the previous segment's header: never the
+ * tail, since every block the write head enters keeps two or more free after it). Its first
+ * block is entered like any other: the oldest segments age until `reserve` blocks are free. Then
+ * the anchor (a cut leaves a segment without pages, whose slot mount initialises) and the slot. */
 int seg_open(struct strata_stream *s, uint32_t b0)
 {
     int rc;
     if (s->live_segments > 0 && s->tail == b0)
-        return STRATA_ECORRUPT; /* seg_copy ages until the next segment has room */
+        return STRATA_ECORRUPT;
     s->b0 = b0;
     s->map_b0 = NONE32;
     if (s->live_segments == 0)
         s->tail = b0;
-    if ((rc = dev_block_of(s, b0, 0, &s->blk)) != 0)
-        return rc;
     s->pos = 0;
     s->blk_idx = 0;
     s->blk_erased = 0;
@@ -55,6 +55,11 @@ int seg_open(struct strata_stream *s, uint32_t b0)
     memset(s->bloom, 0, s->cfg->bloom_bits / 8u);
     s->ring_n = s->ring_at = 0; /* no split before m + 1 readings: the window is this segment's */
     bt_reset(s);
+    if ((rc = dev_block_of(s, b0, 0, &s->blk)) != 0)
+        return rc;
+    while (s->live_segments > 0 && dev_ring_dist(s, s->blk, s->tail) < s->reserve)
+        if ((rc = seg_age(s)) != 0)
+            return rc;
     if ((rc = anchor_write(s)) != 0 || (rc = idx_erase(s)) != 0)
         return rc;
     return idx_write_head(s);
@@ -109,9 +114,6 @@ int seg_copy(struct strata_stream *s)
     s->live_readings += s->records;
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
-    while (s->live_segments > 0 && dev_ring_dist(s, nb, s->tail) < 2u) /* room to start */
-        if ((rc = seg_age(s)) != 0)
-            return rc;
     s->seq++;
     return seg_open(s, nb);
 }
