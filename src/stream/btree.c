@@ -27,74 +27,86 @@ void ring_push(struct strata_stream *s, int32_t key)
         s->ring_n++;
 }
 
-static int64_t ring_key(const struct strata_stream *s, uint32_t i)
+static int32_t ring_key(const struct strata_stream *s, uint32_t i)
 {
     uint32_t at = (s->ring_at + s->m - s->ring_n + i) % s->m;
     return s_geti(s->ring, 4u * at);
 }
 
-/* Predicted key range [l, h] of the next 2m readings: the regression line over the window,
- * evaluated at its first and last position. */
-static void predict(const struct strata_stream *s, int64_t *l, int64_t *h)
+/* a + (b - a) / 2 for a <= b, without overflow */
+static int32_t halfway(int32_t a, int32_t b)
 {
-    int64_t n = s->ring_n, ref = ring_key(s, (uint32_t)n - 1u), sum = 0, s1 = 0, c2, p1, p2, c;
-    uint32_t i;
-    for (i = 0; i < (uint32_t)n; i++) {
-        c = 2 * (int64_t)i - (n - 1);
-        sum += ring_key(s, i) - ref;
-        s1 += c * (ring_key(s, i) - ref);
-    }
-    c2 = n * (n * n - 1) / 3;
-    p1 = ref + sum / n;
-    p2 = p1;
-    if (c2 > 0) {
-        p1 += s1 * (2 * n - (n - 1)) / c2;
-        p2 += s1 * (2 * (n + 2 * (int64_t)s->m - 1) - (n - 1)) / c2;
-    }
-    *l = p1 < p2 ? p1 : p2;
-    *h = p1 < p2 ? p2 : p1;
-    if (*l < INT32_MIN + 1)
-        *l = INT32_MIN + 1;
-    if (*h > INT32_MAX)
-        *h = INT32_MAX;
-    if (*l > *h)
-        *l = *h;
+    return (int32_t)((uint32_t)a + (((uint32_t)b - (uint32_t)a) >> 1));
 }
 
-/* The paper's six cases for bucket (x, y] and predicted range [l, h]. */
-static int64_t six_cases(int64_t x, int64_t y, int64_t l, int64_t h)
+/* b - a for a <= b */
+static uint32_t span(int32_t a, int32_t b)
 {
+    return (uint32_t)b - (uint32_t)a;
+}
+
+/* Predicted key range [*l, *h] of the next 2m readings: the regression line over the window,
+ * evaluated at its first and last position. Keys are taken relative to the newest one and
+ * clamped to +-2^14 (the prediction only places a split), which keeps the sums in 32 bits. */
+static void predict(const struct strata_stream *s, int32_t *l, int32_t *h)
+{
+    int32_t n = (int32_t)s->ring_n, ref = ring_key(s, (uint32_t)n - 1u), sum = 0, s1 = 0, c2, d;
+    int64_t p1, p2;
+    uint32_t i;
+    for (i = 0; i < (uint32_t)n; i++) {
+        d = ring_key(s, i) - ref;
+        d = d > 16384 ? 16384 : d < -16384 ? -16384 : d;
+        sum += d;
+        s1 += (2 * (int32_t)i - (n - 1)) * d;
+    }
+    c2 = n * (n * n - 1) / 3;
+    p1 = (int64_t)ref + sum / n;
+    p2 = p1;
+    if (c2 > 0) {
+        p1 += (int64_t)s1 * (n + 1) / c2;
+        p2 += (int64_t)s1 * (n + 4 * (int32_t)s->m - 1) / c2;
+    }
+    if (p1 > p2) {
+        int64_t t = p1;
+        p1 = p2;
+        p2 = t;
+    }
+    *l = p1 < INT32_MIN + 1 ? INT32_MIN + 1 : p1 > INT32_MAX ? INT32_MAX : (int32_t)p1;
+    *h = p2 < INT32_MIN + 1 ? INT32_MIN + 1 : p2 > INT32_MAX ? INT32_MAX : (int32_t)p2;
+}
+
+/* The paper's six cases for bucket (x, y] and predicted range [l, h] (2m(h-x)/(h-l) > m is
+ * (h-x) > (h-l)/2). */
+static int32_t six_cases(int32_t x, int32_t y, int32_t l, int32_t h)
+{
+    int32_t even = halfway(x, y);
     if (x < l && h < y)
-        return (l + h) / 2;
+        return halfway(l, h);
     if (l <= x && y <= h)
-        return (x + y) / 2;
+        return even;
     if (l <= x && x < h) /* h < y: the prediction covers the bucket's low end */
-        return 2 * (h - x) > h - l ? (x + h) / 2 : (h > (x + y) / 2 ? h : (x + y) / 2);
+        return span(x, h) > span(l, h) / 2u ? halfway(x, h) : (h > even ? h : even);
     if (x < l && l < y) /* y <= h: ... its high end */
-        return 2 * (y - l) > h - l ? (l + y) / 2 : (l < (x + y) / 2 ? l : (x + y) / 2);
-    return (x + y) / 2; /* the prediction misses the bucket */
+        return span(l, y) > span(l, h) / 2u ? halfway(l, y) : (l < even ? l : even);
+    return even; /* the prediction misses the bucket */
 }
 
 int32_t bt_split_point(const struct strata_stream *s, int32_t x, int32_t y)
 {
-    int64_t mid, l, h;
+    int32_t mid, l, h;
     if (s->cfg->split == STRATA_STREAM_SPLIT_EVEN) {
         l = x > s->cfg->domain_lo ? x : s->cfg->domain_lo;
         h = y < s->cfg->domain_hi ? y : s->cfg->domain_hi;
-        mid = (l + h) / 2;
+        mid = l <= h ? halfway(l, h) : halfway(x, y);
     } else if (s->ring_n == 0) {
-        mid = ((int64_t)x + y) / 2;
+        mid = halfway(x, y);
     } else {
         predict(s, &l, &h);
         mid = six_cases(x, y, l, h);
     }
-    if ((int64_t)y - x < 2)
+    if (span(x, y) < 2u)
         return y; /* one key value: the child keeps the range (a chain of full buckets) */
-    if (mid <= x)
-        mid = (int64_t)x + 1;
-    if (mid >= y)
-        mid = (int64_t)y - 1;
-    return (int32_t)mid;
+    return mid <= x ? x + 1 : mid >= y ? y - 1 : mid;
 }
 
 /* ---- buckets on the index device ------------------------------------------------------------ */
@@ -250,43 +262,4 @@ int bt_insert(struct strata_stream *s, int32_t key, uint16_t addr)
     s->cur_hi = hi;
     s->cur_fill = (uint16_t)(fill + 1u);
     return 0;
-}
-
-/* Smallest (or largest) key in the tree: the entries of the buckets on the path that goes to the
- * low (high) side whenever that child exists. */
-static int extreme(struct strata_stream *s, int high, int32_t *out)
-{
-    uint8_t *b = s->qbuf;
-    uint32_t id = 0, j, guard;
-    int rc, found = 0;
-    for (guard = 0; guard < s->buckets; guard++) {
-        uint16_t next, fill;
-        if ((rc = idx_read(s, bt_offset(s, id), b, s->cfg->bucket_size)) != 0 ||
-            (rc = bt_fill(s, id, &fill)) != 0)
-            return rc;
-        for (j = 0; j < fill; j++) {
-            const uint8_t *e = b + BK_HEAD + j * ENT_SIZE;
-            int32_t k = s_geti(e, ENT_KEY);
-            if (!bt_entry_valid(e))
-                return STRATA_ECORRUPT;
-            if (!found || (high ? k > *out : k < *out))
-                *out = k;
-            found = 1;
-        }
-        next = s_get16(b, high ? BK_RIGHT : BK_LEFT);
-        if (next == NONE16)
-            next = s_get16(b, high ? BK_LEFT : BK_RIGHT);
-        if (next == NONE16)
-            return found ? 0 : STRATA_ECORRUPT;
-        if (next <= id || next >= s->buckets)
-            return STRATA_ECORRUPT;
-        id = next;
-    }
-    return STRATA_ECORRUPT;
-}
-
-int bt_key_range(struct strata_stream *s, int32_t *lo, int32_t *hi)
-{
-    int rc = extreme(s, 0, lo);
-    return rc != 0 ? rc : extreme(s, 1, hi);
 }

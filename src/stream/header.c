@@ -2,17 +2,31 @@
  * its data, tree and Bloom pages are) and holding its skip-list node. */
 #include "stream_internal.h"
 
-/* Check a header page read from `page` (result of dev_read `rc`, its tag) and describe it. */
-int seg_parse(struct strata_stream *s, int rc, const struct stream_tag *tag, const uint8_t *buf,
-              uint32_t page, struct strata_stream_seg *g)
+/* Read the header page at `page` and check it (tag, magic, CRC, and its first timestamp when
+ * ts is not NONE32): 0, STRATA_EECC or STRATA_ECORRUPT (or the device's error). */
+int hdr_read(struct strata_stream *s, uint32_t page, uint32_t ts, uint8_t *buf)
 {
+    struct stream_tag tag;
+    int rc = dev_read(s, page, buf, &tag);
     if (rc < 0)
         return rc;
     if (rc != PG_VALID)
         return rc == PG_LOST ? STRATA_EECC : STRATA_ECORRUPT;
-    if (tag->type != PT_HEADER || s_get32(buf, HD_MAGIC) != HEADER_MAGIC ||
-        s_get32(buf, HD_CRC) != strata_crc32(0, buf, HD_CRC) || !SEQ_EQ(tag->seq, s_get32(buf, HD_SEQ)))
+    if (tag.type != PT_HEADER || s_get32(buf, HD_MAGIC) != HEADER_MAGIC ||
+        s_get32(buf, HD_CRC) != strata_crc32(0, buf, HD_CRC) ||
+        !SEQ_EQ(tag.seq, s_get32(buf, HD_SEQ)) || (ts != NONE32 && s_get32(buf, HD_START) != ts))
         return STRATA_ECORRUPT;
+    return 0;
+}
+
+/* Read and describe the segment whose header page is at `page` (first timestamp ts, or NONE32:
+ * not checked). */
+int seg_load(struct strata_stream *s, uint32_t page, uint32_t ts, struct strata_stream_seg *g)
+{
+    uint8_t *buf = s->rbuf;
+    int rc = hdr_read(s, page, ts, buf);
+    if (rc != 0)
+        return rc;
     g->seq = s_get32(buf, HD_SEQ);
     g->b0 = s_get32(buf, HD_B0);
     g->start_ts = s_get32(buf, HD_START);
@@ -40,15 +54,6 @@ int seg_parse(struct strata_stream *s, int rc, const struct stream_tag *tag, con
         buf[HD_LEVEL] > s->cfg->max_level)
         return STRATA_ECORRUPT;
     return 0;
-}
-
-/* Read and check the header page a skip-list pointer names. */
-int seg_load(struct strata_stream *s, const struct strata_stream_ptr *p,
-             struct strata_stream_seg *g, uint8_t *buf)
-{
-    struct stream_tag tag;
-    int rc = seg_parse(s, dev_read(s, p->page, buf, &tag), &tag, buf, p->page, g);
-    return rc == 0 && g->start_ts != p->ts ? STRATA_ECORRUPT : rc;
 }
 
 void seg_of_open(const struct strata_stream *s, struct strata_stream_seg *g)

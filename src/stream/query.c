@@ -51,13 +51,9 @@ static void open_seg(const struct strata_stream *s, struct strata_stream_seg *g)
 static int older(struct strata_stream *s, const struct strata_stream_ptr *p,
                  struct strata_stream_ptr *next)
 {
-    struct stream_tag tag;
-    int rc = dev_read(s, p->page, s->rbuf, &tag);
-    if (rc < 0)
+    int rc = hdr_read(s, p->page, p->ts, s->rbuf);
+    if (rc != 0)
         return rc;
-    if (rc != PG_VALID || tag.type != PT_HEADER || s_get32(s->rbuf, HD_START) != p->ts ||
-        s_get32(s->rbuf, HD_CRC) != strata_crc32(0, s->rbuf, HD_CRC))
-        return rc == PG_LOST ? STRATA_EECC : STRATA_ECORRUPT;
     next->ts = s_get32(s->rbuf, HD_NODE);
     next->page = s_get32(s->rbuf, HD_NODE + 4u);
     return 0;
@@ -133,13 +129,13 @@ static int next_segment(struct strata_stream *s, struct strata_stream_iter *it)
         }
         if (!ptr_live(s, &p))
             return 0;
-        return (rc = seg_load(s, &p, &it->seg, s->rbuf)) != 0 ? rc : 1;
+        return (rc = seg_load(s, p.page, p.ts, &it->seg)) != 0 ? rc : 1;
     }
     if (it->ring_i == it->ring_n && !(it->started & CLOSED_DONE) && (rc = gather(s, it)) < 0)
         return rc;
     if (it->ring_i < it->ring_n) {
         p = it->ring[it->ring_i++];
-        return (rc = seg_load(s, &p, &it->seg, s->rbuf)) != 0 ? rc : 1;
+        return (rc = seg_load(s, p.page, p.ts, &it->seg)) != 0 ? rc : 1;
     }
     if (!(it->started & OPEN_DONE) && open_has(s)) {
         it->started |= OPEN_DONE;

@@ -43,11 +43,11 @@ static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag
 }
 
 /* The segment's header page is at `page`: it is closed; open the next one. */
-static int finish_close(struct strata_stream *s, uint32_t page, const struct stream_tag *tag)
+static int finish_close(struct strata_stream *s, uint32_t page)
 {
     struct strata_stream_seg g;
     uint32_t nb;
-    int rc = seg_parse(s, PG_VALID, tag, s->rbuf, page, &g);
+    int rc = seg_load(s, page, NONE32, &g);
     if (rc != 0)
         return rc;
     s->newest = page;
@@ -84,7 +84,7 @@ static int rec_close(struct strata_stream *s, uint32_t from)
         if (rc < 0)
             return rc;
         if (rc == PG_VALID && tag.type == PT_HEADER)
-            return finish_close(s, page, &tag);
+            return finish_close(s, page);
         if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM)) {
             last = q;
             run = 0;
@@ -126,7 +126,7 @@ static int rebuild(struct strata_stream *s)
         if (rc < 0)
             return rc;
         if (rc == PG_VALID && tag.type == PT_HEADER)
-            return finish_close(s, page, &tag);
+            return finish_close(s, page);
         if (rc == PG_VALID && !copy && is_data(s, &tag, q)) {
             if ((rc = idx_mark_done_range(s, s->data_pages, q)) != 0 ||
                 (rc = wr_index_page(s, s->rbuf, q, s->records, tag.count)) != 0)
@@ -245,8 +245,10 @@ static int fast(struct strata_stream *s)
         if (q > last)
             return 1;
         s->first_ts = s_get32(s->rbuf, SLOT_TS);
-        if ((rc = refill(s, last)) != 0 || (rc = bt_key_range(s, &s->min_key, &s->max_key)) != 0)
+        if ((rc = refill(s, last)) != 0)
             return rc;
+        s->min_key = INT32_MIN + 1; /* unknown until the close reads every entry: no pruning */
+        s->max_key = INT32_MAX;
         s->last_insert_ts = s->last_ts;
         s->has_last = 1;
     }

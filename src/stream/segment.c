@@ -16,7 +16,7 @@ int seg_age(struct strata_stream *s)
         return rc;
     if (oldest.page == NONE32)
         return STRATA_ECORRUPT; /* the oldest segment must be on the list */
-    if ((rc = seg_load(s, &oldest, &g, s->rbuf)) != 0)
+    if ((rc = seg_load(s, oldest.page, oldest.ts, &g)) != 0)
         return rc;
     if ((rc = dev_next_good(s, oldest.page / s->ppb, &tail)) != 0)
         return rc;
@@ -76,6 +76,24 @@ static int copy_page(struct strata_stream *s, uint8_t type, uint32_t i)
     return wr_prog(s, s->wbuf, &tag);
 }
 
+/* The key range of the entries of the tree page in the write buffer joins the segment's (exact
+ * again after a mount left it open-ended). */
+static void key_range(struct strata_stream *s, uint32_t buckets)
+{
+    uint32_t b, j;
+    for (b = 0; b < buckets; b++)
+        for (j = 0; j < s->m; j++) {
+            const uint8_t *e = s->wbuf + b * s->cfg->bucket_size + BK_HEAD + j * ENT_SIZE;
+            int32_t key = s_geti(e, ENT_KEY);
+            if (s_get16(e, ENT_ADDR) == NONE16)
+                break;
+            if (key < s->min_key)
+                s->min_key = key;
+            if (key > s->max_key)
+                s->max_key = key;
+        }
+}
+
 /* The copy from the write position on: tree pages (buckets packed in id order), Bloom pages
  * (regrouped fragments; the unfinished section comes from RAM), the header page; then the
  * segment joins the skip list and the next one opens. The write buffer must be empty. */
@@ -87,11 +105,14 @@ int seg_copy(struct strata_stream *s)
     int rc = 0;
     s->closing = 1;
     s->gen++;
+    s->min_key = INT32_MAX;
+    s->max_key = INT32_MIN;
     for (i = 0; i < tpages; i++) {
         memset(s->wbuf, 0xFF, s->usable);
         for (b = i * s->bpp; b < s->buckets && b < (i + 1u) * s->bpp && rc == 0; b++)
             rc = idx_read(s, s->tree_off + b * s->cfg->bucket_size,
                           s->wbuf + (b - i * s->bpp) * s->cfg->bucket_size, s->cfg->bucket_size);
+        key_range(s, b - i * s->bpp);
         if (rc != 0 || (rc = copy_page(s, PT_TREE, i)) != 0)
             return rc;
     }

@@ -42,8 +42,7 @@ int skip_load_head(struct strata_stream *s, uint32_t page)
 {
     struct strata_stream_seg g;
     uint8_t *buf = s->rbuf, i;
-    struct stream_tag tag;
-    int rc = seg_parse(s, dev_read(s, page, buf, &tag), &tag, buf, page, &g);
+    int rc = seg_load(s, page, NONE32, &g);
     if (rc != 0)
         return rc;
     s->levels = 0;
@@ -64,7 +63,6 @@ int skip_search(struct strata_stream *s, uint32_t t, struct strata_stream_ptr *f
 {
     struct strata_stream_ptr at = {0, NONE32}, next;
     uint8_t *buf = s->rbuf;
-    struct stream_tag tag;
     int lvl, rc;
     for (lvl = (int)s->levels - 1; lvl >= 0; lvl--) {
         for (;;) {
@@ -76,12 +74,8 @@ int skip_search(struct strata_stream *s, uint32_t t, struct strata_stream_ptr *f
             }
             if (!ptr_live(s, &next) || next.ts <= t)
                 break;
-            rc = dev_read(s, next.page, buf, &tag);
-            if (rc < 0)
+            if ((rc = hdr_read(s, next.page, next.ts, buf)) != 0)
                 return rc;
-            if (rc != PG_VALID || tag.type != PT_HEADER || s_get32(buf, HD_START) != next.ts ||
-                s_get32(buf, HD_CRC) != strata_crc32(0, buf, HD_CRC))
-                return rc == PG_LOST ? STRATA_EECC : STRATA_ECORRUPT;
             if (at.page != NONE32 && next.ts > at.ts)
                 return STRATA_ECORRUPT; /* the list runs from newest to oldest */
             at = next;
