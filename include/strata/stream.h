@@ -106,7 +106,6 @@ extern "C" {
 #define STRATA_STREAM_MAX_LEVEL 12     /* skip-list levels kept in RAM and in each header */
 #define STRATA_STREAM_TAG_BYTES 10u    /* per page: in the OOB when it has room, else in main */
 #define STRATA_STREAM_ANCHOR_BLOCKS 4u /* first blocks of the area: the anchor's rotation */
-#define STRATA_STREAM_SEG_RING 8u      /* segments an ascending select() looks ahead at once */
 
 /* Bytes of the RAM buffer for a page size, a bucket size and Bloom section bits: the write page,
  * two read pages, the Bloom section and the regression window (4 bytes per bucket entry). */
@@ -205,11 +204,7 @@ struct strata_stream_iter {
     uint8_t phase;          /* what next() does next */
     uint8_t mode;           /* time pages in order, or the candidates' bitmap */
     uint8_t loaded;         /* the current page's readings are ready */
-    uint8_t ring_n, ring_i; /* oldest first: segments gathered, the next to read */
-    uint8_t started;        /* oldest first: the first gathering is done */
-    uint32_t lo_ts;         /* oldest first: segments starting before it have been read */
-    uint32_t span;          /* oldest first: time the next gathering looks ahead */
-    struct strata_stream_ptr ring[STRATA_STREAM_SEG_RING];
+    uint8_t started;        /* which parts of the sequence of segments are done */
 };
 
 struct strata_stream_stats {
@@ -232,56 +227,51 @@ struct strata_stream_stats {
     uint32_t ram_buffer;      /* STRATA_STREAM_BUFFER_SIZE of the config */
 };
 
-/* The store. All fields are private. */
+/* The store. All fields are private (ordered so that the fields used most sit at small offsets:
+ * shorter code on Cortex-M0, whose loads reach 31 bytes, 62 halfwords' and 124 words' bytes). */
 struct strata_stream {
     const struct strata_stream_config *cfg;
     uint8_t *wbuf, *rbuf, *qbuf, *bloom, *ring; /* the buffer's parts */
-    /* derived geometry */
-    uint32_t page;          /* page bytes (main area) */
-    uint32_t usable;        /* page bytes for payload (page - tag when the tag is in main) */
-    uint32_t ppb;           /* pages per block */
-    uint32_t slot_size;     /* index slot (NOR segment or stage) bytes */
-    uint32_t blocks;        /* data area blocks (anchors included) */
+    uint8_t tag_in_oob, is_nor;
+    uint8_t blk_erased;     /* the write head's block was erased by this session */
+    uint8_t closing;        /* the open segment is being copied */
+    uint8_t levels;         /* highest skip-list level in use */
+    uint8_t anchor_at;      /* anchor block (0..ANCHOR_BLOCKS-1) last written */
+    uint8_t has_last;       /* last_insert_ts holds a reading's timestamp */
+    uint8_t pad_;
     uint16_t rpp, slot;     /* readings per page, bytes per reading */
     uint16_t m;             /* entries per bucket */
     uint16_t bpp;           /* buckets per tree page */
+    uint16_t buckets, sections; /* open segment: buckets allocated, Bloom sections flushed */
+    uint16_t sect_fill;     /* readings in the RAM Bloom section */
+    uint16_t buffered;      /* readings in the write buffer */
+    uint16_t cur, cur_fill; /* current bucket (0xFFFF none) and its entries */
+    uint16_t data_pages;    /* positions [0, data_pages) are data (holes included) */
+    uint16_t ring_n, ring_at; /* regression window: keys held, next slot */
+    uint16_t page_cap;      /* readings the page being filled may take (index room) */
     uint16_t tree_off;      /* offset of bucket 0 in a slot */
     uint16_t max_buckets;   /* buckets a slot holds with no Bloom section */
     uint16_t reserve;       /* blocks kept free for the close of the open segment */
-    uint8_t tag_in_oob, is_nor;
-    /* skip list */
-    struct strata_stream_ptr head[STRATA_STREAM_MAX_LEVEL];
-    uint8_t levels;         /* highest level in use */
-    /* anchor and aging */
-    uint32_t anchor_seq;
-    uint8_t anchor_at;      /* anchor block index (0..ANCHOR_BLOCKS-1) last written */
+    uint32_t seq, b0;       /* the open segment: its number and first block */
+    uint32_t pos;           /* next page position to program */
+    uint32_t blk, blk_idx;  /* physical block of the write position, its index in the segment */
+    uint32_t records;       /* readings in the open segment's data pages */
+    uint32_t usable;        /* page bytes for payload (page - tag when the tag is in main) */
+    uint32_t ppb;           /* pages per block */
+    uint32_t page;          /* page bytes (main area) */
+    uint32_t first_ts, last_ts;
+    int32_t min_key, max_key;
+    int32_t cur_lo, cur_hi;
+    uint32_t slot_size;     /* index slot (NOR segment or stage) bytes */
+    uint32_t blocks;        /* data area blocks (anchors included) */
     uint32_t min_ts, tail;  /* oldest segment's first reading and first block */
     uint32_t newest;        /* header page of the newest closed segment (0xFFFFFFFF none) */
     uint32_t live_segments, live_readings, aged;
-    /* the open segment */
-    uint32_t seq, b0;       /* its number and first block */
-    uint32_t pos;           /* next page position to program */
-    uint32_t blk, blk_idx;  /* physical block of the write position, its index in the segment */
-    uint8_t blk_erased;     /* blk was erased by this session (programs allowed) */
-    uint8_t closing;        /* the segment is being closed */
-    uint32_t records;       /* readings in the segment's data pages */
-    uint32_t first_ts, last_ts;
-    int32_t min_key, max_key;
-    uint16_t data_pages;    /* positions [0, data_pages) are data (holes included) */
-    uint16_t buckets, sections;
-    uint16_t sect_fill;     /* readings in the RAM Bloom section */
-    uint16_t ring_n, ring_at; /* regression window: keys held, next slot */
-    uint16_t cur, cur_fill; /* current bucket (0xFFFF none) and its entries */
-    int32_t cur_lo, cur_hi;
-    /* the write buffer */
-    uint16_t buffered;
-    uint16_t page_cap;      /* readings the page being filled may take (index room) */
-    uint32_t buf_first_ts;
-    uint32_t last_insert_ts;
-    uint8_t has_last;
-    /* mapping cache for readers: (segment first block, block index) -> physical block */
-    uint32_t map_b0, map_idx, map_blk;
-    uint32_t gen;           /* bumped when open iterators become invalid */
+    uint32_t anchor_seq;
+    uint32_t buf_first_ts, last_insert_ts;
+    uint32_t map_b0, map_idx, map_blk; /* readers' cache: (segment, block index) -> block */
+    uint32_t gen;           /* bumped when open selects become invalid */
+    struct strata_stream_ptr head[STRATA_STREAM_MAX_LEVEL]; /* the skip list's head */
     struct strata_stream_stats st;
 };
 

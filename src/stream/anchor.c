@@ -5,37 +5,40 @@
  * segment, the newest closed segment's header page and the aging state. */
 #include "stream_internal.h"
 
+typedef struct strata_stream_config cfg_t;
+typedef struct strata_stream stream_t;
+
+/* The format, echoed so that mount refuses a config that does not match the store. */
+static const struct field format_cfg[] = {
+    FIELD(AN_SPLIT, cfg_t, split),         FIELD(AN_HASHES, cfg_t, bloom_hashes),
+    FIELD(AN_LEVEL, cfg_t, max_level),     FIELD(AN_RECORD, cfg_t, record_size),
+    FIELD(AN_BUCKET, cfg_t, bucket_size),  FIELD(AN_BITS, cfg_t, bloom_bits),
+    FIELD(AN_N, cfg_t, bloom_n),           FIELD(AN_MAXPG, cfg_t, max_pages),
+    FIELD(AN_DLO, cfg_t, domain_lo),       FIELD(AN_DHI, cfg_t, domain_hi),
+};
+static const struct field format_dev[] = {
+    FIELD(AN_INDEX, stream_t, is_nor),  FIELD(AN_TAGOOB, stream_t, tag_in_oob),
+    FIELD(AN_PAGE, stream_t, page),     FIELD(AN_PPB, stream_t, ppb),
+    FIELD(AN_BLOCKS, stream_t, blocks), FIELD(AN_SLOT, stream_t, slot_size),
+};
+/* Where the store stands. */
+static const struct field state[] = {
+    FIELD(AN_OPEN, stream_t, seq),          FIELD(AN_OPENB0, stream_t, b0),
+    FIELD(AN_NEWEST, stream_t, newest),     FIELD(AN_TAIL, stream_t, tail),
+    FIELD(AN_MINTS, stream_t, min_ts),      FIELD(AN_SEGS, stream_t, live_segments),
+    FIELD(AN_READINGS, stream_t, live_readings), FIELD(AN_AGED, stream_t, aged),
+    FIELD(AN_NUMBER, stream_t, anchor_seq),
+};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 static void anchor_build(const struct strata_stream *s, uint8_t *p)
 {
-    const struct strata_stream_config *c = s->cfg;
     memset(p, 0, s->usable);
     s_put32(p, AN_MAGIC, ANCHOR_MAGIC);
     p[AN_VERSION] = STRATA_STREAM_VERSION;
-    p[AN_SPLIT] = c->split;
-    p[AN_HASHES] = c->bloom_hashes;
-    p[AN_LEVEL] = c->max_level;
-    s_put16(p, AN_RECORD, c->record_size);
-    s_put16(p, AN_BUCKET, c->bucket_size);
-    s_put16(p, AN_BITS, c->bloom_bits);
-    s_put16(p, AN_N, c->bloom_n);
-    s_put16(p, AN_MAXPG, c->max_pages);
-    p[AN_INDEX] = s->is_nor;
-    p[AN_TAGOOB] = s->tag_in_oob;
-    s_put32(p, AN_PAGE, s->page);
-    s_put32(p, AN_PPB, s->ppb);
-    s_put32(p, AN_BLOCKS, s->blocks);
-    s_put32(p, AN_SLOT, s->slot_size);
-    s_put32(p, AN_DLO, (uint32_t)c->domain_lo);
-    s_put32(p, AN_DHI, (uint32_t)c->domain_hi);
-    s_put32(p, AN_OPEN, s->seq);
-    s_put32(p, AN_OPENB0, s->b0);
-    s_put32(p, AN_NEWEST, s->newest);
-    s_put32(p, AN_TAIL, s->tail);
-    s_put32(p, AN_MINTS, s->min_ts);
-    s_put32(p, AN_SEGS, s->live_segments);
-    s_put32(p, AN_READINGS, s->live_readings);
-    s_put32(p, AN_AGED, s->aged);
-    s_put32(p, AN_NUMBER, s->anchor_seq);
+    fields_put(p, format_cfg, COUNT(format_cfg), s->cfg);
+    fields_put(p, format_dev, COUNT(format_dev), s);
+    fields_put(p, state, COUNT(state), s);
     s_put32(p, AN_CRC, strata_crc32(0, p, AN_CRC));
 }
 
@@ -107,15 +110,7 @@ int anchor_load(struct strata_stream *s)
             continue;
         seen = 1;
         best = b;
-        s->anchor_seq = s_get32(p, AN_NUMBER);
-        s->seq = s_get32(p, AN_OPEN);
-        s->b0 = s_get32(p, AN_OPENB0);
-        s->newest = s_get32(p, AN_NEWEST);
-        s->tail = s_get32(p, AN_TAIL);
-        s->min_ts = s_get32(p, AN_MINTS);
-        s->live_segments = s_get32(p, AN_SEGS);
-        s->live_readings = s_get32(p, AN_READINGS);
-        s->aged = s_get32(p, AN_AGED);
+        fields_get(p, state, COUNT(state), s);
     }
     if (!seen)
         return foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;

@@ -140,15 +140,6 @@ int bt_fill(struct strata_stream *s, uint32_t id, uint16_t *fill)
     return 0;
 }
 
-/* A child's stored range must be the one its parent gives it. */
-int bt_check_child(const uint8_t *parent, uint32_t pid, const uint8_t *child, uint32_t cid,
-                   int left)
-{
-    int32_t mid = s_geti(parent, BK_MID);
-    int32_t lo = left ? s_geti(parent, BK_LO) : mid, hi = left ? mid : s_geti(parent, BK_HI);
-    return cid > pid && s_geti(child, BK_LO) == lo && s_geti(child, BK_HI) == hi;
-}
-
 static int alloc_bucket(struct strata_stream *s, int32_t lo, int32_t hi, uint16_t *id)
 {
     uint8_t h[8];

@@ -2,6 +2,20 @@
  * its data, tree and Bloom pages are) and holding its skip-list node. */
 #include "stream_internal.h"
 
+typedef struct strata_stream_seg seg_t;
+
+static const struct field header[] = {
+    FIELD(HD_SEQ, seg_t, seq),           FIELD(HD_B0, seg_t, b0),
+    FIELD(HD_START, seg_t, start_ts),    FIELD(HD_END, seg_t, end_ts),
+    FIELD(HD_MINK, seg_t, min_key),      FIELD(HD_MAXK, seg_t, max_key),
+    FIELD(HD_RECORDS, seg_t, records),   FIELD(HD_DATA, seg_t, data_pages),
+    FIELD(HD_TREE, seg_t, tree_first),   FIELD(HD_TREEN, seg_t, tree_pages),
+    FIELD(HD_BUCKETS, seg_t, buckets),   FIELD(HD_BLOOM, seg_t, bloom_first),
+    FIELD(HD_BLOOMN, seg_t, bloom_pages), FIELD(HD_FRAG, seg_t, frag),
+    FIELD(HD_SECT, seg_t, sections),
+};
+#define FIELDS (sizeof header / sizeof header[0])
+
 /* Read the header page at `page` and check it (tag, magic, CRC, and its first timestamp when
  * ts is not NONE32): 0, STRATA_EECC or STRATA_ECORRUPT (or the device's error). */
 int hdr_read(struct strata_stream *s, uint32_t page, uint32_t ts, uint8_t *buf)
@@ -27,21 +41,7 @@ int seg_load(struct strata_stream *s, uint32_t page, uint32_t ts, struct strata_
     int rc = hdr_read(s, page, ts, buf);
     if (rc != 0)
         return rc;
-    g->seq = s_get32(buf, HD_SEQ);
-    g->b0 = s_get32(buf, HD_B0);
-    g->start_ts = s_get32(buf, HD_START);
-    g->end_ts = s_get32(buf, HD_END);
-    g->min_key = s_geti(buf, HD_MINK);
-    g->max_key = s_geti(buf, HD_MAXK);
-    g->records = s_get32(buf, HD_RECORDS);
-    g->data_pages = s_get16(buf, HD_DATA);
-    g->tree_first = s_get16(buf, HD_TREE);
-    g->tree_pages = s_get16(buf, HD_TREEN);
-    g->buckets = s_get16(buf, HD_BUCKETS);
-    g->bloom_first = s_get16(buf, HD_BLOOM);
-    g->bloom_pages = s_get16(buf, HD_BLOOMN);
-    g->frag = s_get16(buf, HD_FRAG);
-    g->sections = s_get16(buf, HD_SECT);
+    fields_get(buf, header, FIELDS, g);
     g->header = page;
     g->next.ts = s_get32(buf, HD_NODE);
     g->next.page = s_get32(buf, HD_NODE + 4u);
@@ -73,30 +73,15 @@ void seg_of_open(const struct strata_stream *s, struct strata_stream_seg *g)
     g->open = 1;
 }
 
-/* The header page of the closing segment, with the skip-list node (every level: the levels
+/* The header page of the closing segment g, with its skip-list node (every level: the levels
  * above its own keep what the RAM head held, so the head can be rebuilt from this page alone). */
-void seg_build_header(const struct strata_stream *s, uint8_t *buf, uint32_t tree_first,
-                      uint32_t bloom_first, uint32_t sections, uint32_t self, uint8_t level)
+void seg_build_header(const struct strata_stream *s, uint8_t *buf,
+                      const struct strata_stream_seg *g, uint8_t level)
 {
     uint32_t i;
     memset(buf, 0, s->usable);
     s_put32(buf, HD_MAGIC, HEADER_MAGIC);
-    s_put32(buf, HD_SEQ, s->seq);
-    s_put32(buf, HD_B0, s->b0);
-    s_put32(buf, HD_START, s->first_ts);
-    s_put32(buf, HD_END, s->last_ts);
-    s_put32(buf, HD_MINK, (uint32_t)s->min_key);
-    s_put32(buf, HD_MAXK, (uint32_t)s->max_key);
-    s_put32(buf, HD_RECORDS, s->records);
-    s_put16(buf, HD_DATA, s->data_pages);
-    s_put16(buf, HD_TREE, tree_first);
-    s_put16(buf, HD_TREEN, (s->buckets + s->bpp - 1u) / s->bpp);
-    s_put16(buf, HD_BUCKETS, s->buckets);
-    s_put16(buf, HD_BLOOM, bloom_first);
-    s_put16(buf, HD_BLOOMN, bloom_pages(s, sections));
-    s_put16(buf, HD_FRAG, bloom_frag(s, sections));
-    s_put16(buf, HD_SECT, sections);
-    s_put16(buf, HD_SELF, self);
+    fields_put(buf, header, FIELDS, g);
     buf[HD_LEVEL] = level;
     for (i = 0; i < STRATA_STREAM_MAX_LEVEL; i++) {
         s_put32(buf, HD_NODE + 8u * i, s->head[i].ts);

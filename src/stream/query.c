@@ -1,7 +1,8 @@
 /* The query processor (the paper's Algorithm 2, as an iterator that yields one reading at a
  * time). Segments come from the skip list: newest first, from the newest segment starting at or
- * before t2 along level 1; oldest first, gathered a few at a time (STRATA_STREAM_SEG_RING) from
- * the oldest segment starting at or before t1. The open segment (its data pages and the write
+ * before t2 along level 1; oldest first, from the newest segment starting at or before t1, each
+ * next one found by a search for the oldest segment newer than the last (the list only links to
+ * older segments). The open segment (its data pages and the write
  * buffer) comes first or last. In a segment whose header admits the query:
  *  - a time window (t1 == t2, or a key range covering the segment's) reads the data pages in
  *    order from a scaled binary search's result, checking that consecutive pages continue each
@@ -16,7 +17,7 @@ enum { PH_SEGMENT, PH_PAGE, PH_END };
 #define MODE_TIME 0u
 #define MODE_TREE 1u
 #define MODE_LOST 0x80u /* an unreadable page was stepped over in this segment */
-#define GATHERED 1u
+#define GATHERED 1u /* oldest first: the first closed segment was found */
 #define CLOSED_DONE 2u
 #define OPEN_DONE 4u
 #define DESC(it) ((it)->q.newest_first)
@@ -47,64 +48,6 @@ static void open_seg(const struct strata_stream *s, struct strata_stream_seg *g)
 
 /* ---- segments in order ----------------------------------------------------------------------- */
 
-/* Follow a pointer: its header page's level-1 pointer (the next older segment). */
-static int older(struct strata_stream *s, const struct strata_stream_ptr *p,
-                 struct strata_stream_ptr *next)
-{
-    int rc = hdr_read(s, p->page, p->ts, s->rbuf);
-    if (rc != 0)
-        return rc;
-    next->ts = s_get32(s->rbuf, HD_NODE);
-    next->page = s_get32(s->rbuf, HD_NODE + 4u);
-    return 0;
-}
-
-/* Oldest first: gather the next closed segments (starting at or after lo_ts) from a search some
- * time ahead, keeping the oldest STRATA_STREAM_SEG_RING of them. */
-static int gather(struct strata_stream *s, struct strata_stream_iter *it)
-{
-    struct strata_stream_ptr p, newer, keep[STRATA_STREAM_SEG_RING];
-    uint32_t n, k, i, target;
-    int rc;
-    if (!(it->started & GATHERED)) {
-        if ((rc = skip_search(s, it->q.t1, &p, &newer)) != 0)
-            return rc;
-        it->lo_ts = p.page != NONE32 ? p.ts : 0;
-        it->span = p.page != NONE32 && newer.page != NONE32 ? (newer.ts - p.ts) * 4u : NONE32;
-        it->started |= GATHERED;
-    }
-    for (;;) {
-        target = it->span > it->q.t2 - it->lo_ts || it->lo_ts > it->q.t2 ? it->q.t2
-                                                                         : it->lo_ts + it->span;
-        if ((rc = skip_search(s, target, &p, &newer)) != 0)
-            return rc;
-        for (n = 0; ptr_live(s, &p) && p.ts >= it->lo_ts; n++) {
-            keep[n % STRATA_STREAM_SEG_RING] = p;
-            if ((rc = older(s, &p, &p)) != 0)
-                return rc;
-        }
-        if (n != 0 || target == it->q.t2)
-            break;
-        it->span = it->span * 2u + 1u;
-    }
-    if (n == 0) {
-        it->started |= CLOSED_DONE;
-        return 0;
-    }
-    k = n < STRATA_STREAM_SEG_RING ? n : STRATA_STREAM_SEG_RING;
-    for (i = 0; i < k; i++) /* walked newest to oldest: reverse the last k */
-        it->ring[i] = keep[(n - 1u - i) % STRATA_STREAM_SEG_RING];
-    it->ring_n = (uint8_t)k;
-    it->ring_i = 0;
-    if (target == it->q.t2 && n <= STRATA_STREAM_SEG_RING)
-        it->started |= CLOSED_DONE;
-    it->lo_ts = it->ring[k - 1u].ts + 1u;
-    if (it->ring[k - 1u].ts == NONE32)
-        it->started |= CLOSED_DONE;
-    it->span = n > STRATA_STREAM_SEG_RING ? it->span / 2u : it->span * 2u;
-    return 1;
-}
-
 /* The next segment to read into it->seg: 1, or 0 when there is none. */
 static int next_segment(struct strata_stream *s, struct strata_stream_iter *it)
 {
@@ -131,11 +74,16 @@ static int next_segment(struct strata_stream *s, struct strata_stream_iter *it)
             return 0;
         return (rc = seg_load(s, p.page, p.ts, &it->seg)) != 0 ? rc : 1;
     }
-    if (it->ring_i == it->ring_n && !(it->started & CLOSED_DONE) && (rc = gather(s, it)) < 0)
-        return rc;
-    if (it->ring_i < it->ring_n) {
-        p = it->ring[it->ring_i++];
-        return (rc = seg_load(s, p.page, p.ts, &it->seg)) != 0 ? rc : 1;
+    if (!(it->started & CLOSED_DONE)) { /* the oldest segment newer than the last one read */
+        rc = skip_search(s, it->started & GATHERED ? it->seg.start_ts : it->q.t1, &p, &newer);
+        if (rc != 0)
+            return rc;
+        if (it->started & GATHERED || !ptr_live(s, &p))
+            p = newer;
+        it->started |= GATHERED;
+        if (ptr_live(s, &p) && p.ts <= it->q.t2)
+            return (rc = seg_load(s, p.page, p.ts, &it->seg)) != 0 ? rc : 1;
+        it->started |= CLOSED_DONE;
     }
     if (!(it->started & OPEN_DONE) && open_has(s)) {
         it->started |= OPEN_DONE;

@@ -102,6 +102,7 @@ int seg_copy(struct strata_stream *s)
     uint32_t sections = s->sections + (s->sect_fill != 0), tree_first = s->pos, bloom_first, i, b;
     uint32_t tpages = (s->buckets + s->bpp - 1u) / s->bpp, bpages = bloom_pages(s, sections), nb;
     uint8_t level = skip_level(s, s->seq);
+    struct strata_stream_seg g;
     int rc = 0;
     s->closing = 1;
     s->gen++;
@@ -122,7 +123,14 @@ int seg_copy(struct strata_stream *s)
         if (rc != 0 || (rc = copy_page(s, PT_BLOOM, i)) != 0)
             return rc;
     }
-    seg_build_header(s, s->wbuf, tree_first, bloom_first, sections, s->pos, level);
+    seg_of_open(s, &g);
+    g.tree_first = (uint16_t)tree_first;
+    g.tree_pages = (uint16_t)tpages;
+    g.bloom_first = (uint16_t)bloom_first;
+    g.bloom_pages = (uint16_t)bpages;
+    g.frag = (uint16_t)bloom_frag(s, sections);
+    g.sections = (uint16_t)sections;
+    seg_build_header(s, s->wbuf, &g, level);
     if ((rc = copy_page(s, PT_HEADER, 0)) != 0)
         return rc;
     memset(s->wbuf, 0xFF, s->usable);

@@ -3,6 +3,7 @@
 #ifndef STRATA_STREAM_INTERNAL_H
 #define STRATA_STREAM_INTERNAL_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "strata/crc.h"
@@ -89,7 +90,6 @@ struct stream_tag {
 #define HD_BLOOMN 42u  /* u16 Bloom pages */
 #define HD_FRAG 44u    /* u16 fragment bytes */
 #define HD_SECT 46u    /* u16 sections */
-#define HD_SELF 48u    /* u16 this page's position */
 #define HD_LEVEL 50u   /* u8 skip-list level of this segment */
 #define HD_NODE 52u    /* STRATA_STREAM_MAX_LEVEL x (u32 first timestamp, u32 header page) */
 #define HD_CRC (HD_NODE + 8u * STRATA_STREAM_MAX_LEVEL)
@@ -177,8 +177,6 @@ int bt_read_header(struct strata_stream *s, uint32_t id, uint8_t *h);
 int bt_fill(struct strata_stream *s, uint32_t id, uint16_t *fill);
 int32_t bt_split_point(const struct strata_stream *s, int32_t x, int32_t y);
 int bt_entry_valid(const uint8_t *e);
-int bt_check_child(const uint8_t *parent, uint32_t pid, const uint8_t *child, uint32_t cid,
-                   int left);
 
 /* bloom.c -------------------------------------------------------------------------------------- */
 uint32_t stream_mix(uint32_t x);
@@ -206,8 +204,8 @@ int ptr_live(const struct strata_stream *s, const struct strata_stream_ptr *p);
 /* header.c: header pages ----------------------------------------------------------------------- */
 int hdr_read(struct strata_stream *s, uint32_t page, uint32_t ts, uint8_t *buf);
 int seg_load(struct strata_stream *s, uint32_t page, uint32_t ts, struct strata_stream_seg *g);
-void seg_build_header(const struct strata_stream *s, uint8_t *buf, uint32_t tree_first,
-                      uint32_t bloom_first, uint32_t sections, uint32_t self, uint8_t level);
+void seg_build_header(const struct strata_stream *s, uint8_t *buf,
+                      const struct strata_stream_seg *g, uint8_t level);
 void seg_of_open(const struct strata_stream *s, struct strata_stream_seg *g);
 
 /* anchor.c ------------------------------------------------------------------------------------- */
@@ -241,5 +239,14 @@ int32_t s_geti(const uint8_t *p, uint32_t off);
 uint16_t s_get16(const uint8_t *p, uint32_t off);
 void s_put32(uint8_t *p, uint32_t off, uint32_t v);
 void s_put16(uint8_t *p, uint32_t off, uint32_t v);
+/* A field of an on-flash record and the struct member it is kept in (same width: 1, 2 or 4
+ * bytes); tables of them serialise whole records. */
+struct field {
+    uint8_t at, width;
+    uint16_t off;
+};
+#define FIELD(at, type, member) {(at), sizeof(((type *)0)->member), offsetof(type, member)}
+void fields_put(uint8_t *buf, const struct field *f, uint32_t n, const void *obj);
+void fields_get(const uint8_t *buf, const struct field *f, uint32_t n, void *obj);
 
 #endif
