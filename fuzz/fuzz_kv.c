@@ -39,6 +39,7 @@ static void config(struct strata_kv_config *c, const struct strata_flash *f, uin
     c->regions = region;
     c->region_count = 1;
     c->buffer = buf;
+    c->buffer_size = UNIT;
 }
 
 static void exercise(struct strata_kv *kv, const struct strata_kv_config *c, struct app *app)

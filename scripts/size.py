@@ -38,12 +38,14 @@ BUDGETS = {
     ("fs", "cortex-m0plus", "text"): (9800, "no growth; issue 9 lowers it to 6.5 KB"),
     ("fs", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("fs", "cortex-m0plus", "stack"): (1300, "no growth; issue 9 lowers it to 700 B"),
-    ("kv", "cortex-m0plus", "text"): (10000, "no growth; issue 10 lowers it to 8 KB"),
+    ("kv", "cortex-m0plus", "text"): (10430, "issue 10's 8 KB not met: what is reached with "
+                                            "its summaries, newest-first scans and damage "
+                                            "checks; docs/kv.md says what 8 KB would cost"),
     ("kv", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
-    ("kv", "cortex-m0plus", "stack"): (950, "no growth; issue 10 lowers it to 700 B"),
+    ("kv", "cortex-m0plus", "stack"): (700, "issue 10: every public call within 700 B"),
     ("flash", "cortex-m0plus", "text"): (1300, "the checked wrappers (NAND calls included; a "
                                               "NOR-only link drops them), validate, strerror"),
-    ("nand", "cortex-m0plus", "text"): (5700, "ECC (Hamming 384 B, BCH 1.7 KB with its 384 B of "
+    ("nand", "cortex-m0plus", "text"): (5700, "ECC (Hamming 402 B, BCH 1.8 KB with its 384 B of "
                                               "tables), codeword layout, page/region I/O, bad "
                                               "blocks: docs/nand.md"),
     ("nand", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
@@ -57,12 +59,6 @@ BUDGETS = {
 INDIRECT = {
     "fs_scan": ["check_event"],                        # fs mount/check walker event callback
     "fs_account": ["gc_erase", "usage", "pick_sector"],  # fs per-sector accounting callback
-    # kv's I/O table (struct kv_io; the library's only instance is kv_rb_io in rb.c)
-    "kv_format": ["rb_group_alloc"], "kv_switch": ["rb_group_alloc"],
-    "kv_slot": ["rb_read"], "kv_node_load": ["rb_read"], "kv_rec_read": ["rb_read"],
-    "plan": ["rb_root"], "strata_kv_scan_next": ["rb_root"],
-    "pass": ["rb_read", "rb_node_append"], "split": ["rb_group_alloc", "rb_node_append"],
-    "kv_tree_put": ["kv_switch", "rb_rec_append", "rb_node_append"],
 }
 # Modules whose indirect calls are the port's driver: the checked flash wrappers.
 DRIVER_MODULES = {"flash"}
@@ -317,7 +313,8 @@ def print_report(r):
 # operations the flash wrappers reach; with the port and the libc/libgcc helpers of the linked
 # programs the static bound covers everything the measured call ran, so it must be >= the
 # measurement for every call, or the analysis misses something (a PROBLEM).
-PORT_OPS = ["rf_read", "rf_prog", "rf_erase"]  # targets/common/ramflash.c
+PORT_OPS = ["rf_read", "rf_prog", "rf_erase",  # targets/common/ramflash.c
+            "rf_nand_erase", "rf_page_read", "rf_page_prog", "rf_is_bad", "rf_mark_bad"]
 INSN_RE = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
 FUNC_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 CALL_RE = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")

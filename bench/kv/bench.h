@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "energy.h"
-#include "kv_internal.h"
+#include "strata/kv.h"
 #include "plot.h"
 
 /* ---- workloads (workload.c) ---------------------------------------------------------------- */
@@ -34,14 +34,24 @@ struct store_ops {
     int (*put)(struct store *s, const struct strata_kv_record *r);
     int (*commit)(struct store *s);
     struct strata_kv *(*kv)(struct store *s);
-    /* extra regions the store checkpoints (COW's roots), appended to the app's */
+    /* records the store holds now */
+    uint32_t (*records)(struct store *s);
+    /* extra regions the store checkpoints (COW's roots and ring), appended to the app's */
     const struct strata_kv_region *(*regions)(struct store *s, unsigned *n);
     void (*destroy)(struct store *s);
 };
-extern const struct store_ops rb_ops, wal_ops, cow_ops;
-/* COW compacts a full partition whose live share is below this (default 0.7). */
-#define COW_THRESHOLD_DEFAULT 0.7
+/* RB: the library itself. RB-regular: the same store built with the classic migrating split
+ * (the benchmark's build of the sources only). WAL, COW: the baselines (wal.c, cow.c). */
+extern const struct store_ops rb_ops, regular_ops, wal_ops, cow_ops;
+/* COW compacts a full partition whose live share is below this (default: the fastest setting,
+ * bench_kv.c's sensitivity table). */
+#define COW_THRESHOLD_DEFAULT 0.0
 extern double cow_threshold;
+/* Entries of WAL's RAM table of each node's newest redo entry (1 .. WAL_TABLE_MAX; default:
+ * the fastest setting, bench_kv.c's sensitivity table). */
+#define WAL_TABLE_MAX 256u
+#define WAL_TABLE_DEFAULT 256u
+extern unsigned wal_table;
 
 /* ---- the intermittent run (run.c) ----------------------------------------------------------- */
 
@@ -63,12 +73,13 @@ struct run_cfg {
     struct run_plot *plot; /* NULL: nothing recorded for the plots */
     const struct wl_rec *recs;
     uint32_t n, every;
-    uint16_t flags;     /* STRATA_KV_... (split, undo) */
+    uint16_t flags;     /* STRATA_KV_... (undo) */
     double supply_ma;   /* 0: no power failures */
     int scans;          /* random range scans of the first 256 records afterwards */
     const double *trace; /* harvested power (W), one sample per second, instead of a supply */
     size_t trace_len;
     uint64_t seed;
+    uint8_t spare_slots; /* 0: the default (5) */
 };
 
 struct run_result {
@@ -87,13 +98,14 @@ struct run_result {
     uint64_t hash;       /* of every record retrieved, in scan order */
     uint32_t wear_max;
     uint32_t marks, slots_zeroed, units_restored, fallbacks; /* summed over restores */
+    uint64_t log_bytes;  /* bytes programmed into the undo log */
 };
 
 void run(const struct run_cfg *c, struct run_result *r);
 void lat_add(struct lat *l, double s);
 /* The store layout on the 128 KiB device: 80 KiB in 4 partitions, the rest for log and save. */
 void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint16_t flags,
-                  void *buf);
+                  void *buf, uint16_t buf_size);
 
 /* ---- the report's plots (plots.c) ------------------------------------------------------------ */
 

@@ -91,50 +91,87 @@ static void total_time_table(struct strata_report *rep, struct run_result res[3]
         }
 }
 
-/* COW's compaction threshold: the paper gives none, only that compaction raised the records
- * COW holds by about 1.7x and made it comparable to RB and WAL. */
-static void cow_table(struct strata_report *rep, const struct run_result *rb)
+/* ---- each baseline's one setting: the headline uses its fastest, the table shows them all ---- */
+
+static const double cow_th[] = {0.0, 0.5, 0.6, 0.7, 0.8};
+static const double wal_tab[] = {16, 64, 256};
+#define N_COW (sizeof cow_th / sizeof cow_th[0])
+#define N_WAL (sizeof wal_tab / sizeof wal_tab[0])
+static struct run_result cow_runs[N_COW], wal_runs[N_WAL];
+static size_t cow_best, wal_best;
+
+static void set_cow(double v)
 {
-    static const char *const cols[] = {"COW compacts below", "total time (s)", "RB faster by",
-                                       "power failures", "erases", "records held (avg)",
-                                       "vs no compaction"};
-    static const double th[] = {0.0, 0.5, 0.6, 0.7, 0.8};
-    struct run_result r[5];
-    double none = 0;
+    cow_threshold = v;
+}
+static void set_wal(double v)
+{
+    wal_table = (unsigned)v;
+}
+
+/* Run a baseline at each value of its setting (uniform data, 7 mA); leave it at the fastest. */
+static size_t sweep(const struct store_ops *ops, void (*set)(double), const double *v, size_t n,
+                    uint16_t flags, struct run_result *r)
+{
+    size_t i, best = 0;
+    for (i = 0; i < n; i++) {
+        set(v[i]);
+        one(ops, WL_UNIFORM, 7, flags, 0, &r[i]);
+        if (r[i].rc == 0 && (r[best].rc != 0 || r[i].total_s < r[best].total_s))
+            best = i;
+    }
+    set(v[best]);
+    return best;
+}
+
+static double held(const struct run_result *r)
+{
+    return r->live_samples ? r->live_sum / (double)r->live_samples : 0;
+}
+
+static void sweep_row(struct strata_report *rep, const struct run_result *r,
+                      const struct run_result *rb)
+{
+    if (r->rc)
+        strata_report_text(rep, "failed (%s)", strata_strerror(r->rc));
+    else
+        strata_report_num(rep, "%.1f", r->total_s);
+    strata_report_text(rep, "%.0f %%", 100.0 * (1.0 - rb->total_s / r->total_s));
+    strata_report_num(rep, "%.0f", (double)r->failures);
+    strata_report_num(rep, "%.0f", (double)r->erases);
+    strata_report_num(rep, "%.0f", (double)r->log_bytes);
+    strata_report_num(rep, "%.0f", held(r));
+}
+
+static void sensitivity_tables(struct strata_report *rep, const struct run_result *rb)
+{
+    static const char *const cols[] = {"setting", "total time (s)", "RB faster by",
+                                       "power failures", "erases", "log bytes",
+                                       "records held (avg)"};
     size_t i;
     strata_report_table(rep, "COW compaction threshold, uniform data, 7 mA (paper: not given; "
                              "compaction raised COW's valid records about 1.7x; RB 84 % faster, "
-                             "40 failures)", cols, 7);
-    for (i = 0; i < sizeof th / sizeof th[0]; i++) {
-        double held;
-        cow_threshold = th[i];
-        one(&cow_ops, WL_UNIFORM, 7, STRATA_KV_ERASE_UNDO, 0, &r[i]);
-        held = r[i].live_samples ? r[i].live_sum / (double)r[i].live_samples : 0;
+                             "40 failures). The headline uses the fastest.", cols, 7);
+    for (i = 0; i < N_COW; i++) {
         if (i == 0)
-            none = held;
-        if (i == 0)
-            strata_report_text(rep, "never");
+            strata_report_text(rep, "never compacts%s", i == cow_best ? " (fastest: headline)" : "");
         else
-            strata_report_text(rep, "%.0f %% live%s", 100 * th[i],
-                               th[i] == COW_THRESHOLD_DEFAULT ? " (used above)" : "");
-        if (r[i].rc)
-            strata_report_text(rep, "failed (%s)", strata_strerror(r[i].rc));
-        else
-            strata_report_num(rep, "%.1f", r[i].total_s);
-        strata_report_text(rep, "%.0f %%", 100.0 * (1.0 - rb->total_s / r[i].total_s));
-        strata_report_num(rep, "%.0f", (double)r[i].failures);
-        strata_report_num(rep, "%.0f", (double)r[i].erases);
-        strata_report_num(rep, "%.0f", held);
-        strata_report_text(rep, "%.2fx", none > 0 ? held / none : 0.0);
+            strata_report_text(rep, "compacts below %.0f %% live%s", 100 * cow_th[i],
+                               i == cow_best ? " (fastest: headline)" : "");
+        sweep_row(rep, &cow_runs[i], rb);
     }
-    cow_threshold = COW_THRESHOLD_DEFAULT;
     strata_report_text(rep, "RB, for comparison");
-    strata_report_num(rep, "%.1f", rb->total_s);
-    strata_report_text(rep, "-");
-    strata_report_num(rep, "%.0f", (double)rb->failures);
-    strata_report_num(rep, "%.0f", (double)rb->erases);
-    strata_report_num(rep, "%.0f", rb->live_samples ? rb->live_sum / (double)rb->live_samples : 0.0);
-    strata_report_text(rep, "-");
+    sweep_row(rep, rb, rb);
+    strata_report_table(rep, "WAL RAM table (node -> newest redo entry), uniform data, 7 mA "
+                             "(paper: a tiny hash table). The headline uses the fastest.",
+                        cols, 7);
+    for (i = 0; i < N_WAL; i++) {
+        strata_report_text(rep, "%.0f entries (%.0f B)%s", wal_tab[i], 4 * wal_tab[i],
+                           i == wal_best ? " (fastest: headline)" : "");
+        sweep_row(rep, &wal_runs[i], rb);
+    }
+    strata_report_text(rep, "RB, for comparison");
+    sweep_row(rep, rb, rb);
 }
 
 static void latency_table(struct strata_report *rep, struct run_result *res)
@@ -181,7 +218,7 @@ static void restore_sample(uint16_t flags, int k, struct lat *l, uint64_t *fallb
     sc.profile = strata_sim_profile_find("msp430f5529");
     sc.options = STRATA_SIM_OPT_ROW_TIME;
     struct strata_sim *sim = strata_sim_new(&sc);
-    bench_config(&cfg, strata_sim_flash(sim), flags, buf);
+    bench_config(&cfg, strata_sim_flash(sim), flags, buf, sizeof buf);
     reg.addr = &app;
     reg.size = sizeof app;
     cfg.regions = &reg;
@@ -231,10 +268,10 @@ static const char *const a_names[A_N] = {
     "put: leaf reads (rest of the target node; split passes)",
     "put: record programs",
     "put: 2-byte programs (record pointer, group header, tail)",
-    "put: longer tail programs (pivots)",
+    "put: longer programs (pivot tails, partition summaries)",
     "put: write marks (and log segment headers)",
     "put: erases (log segment opened, partition switch)",
-    "commit: context backup and commit record",
+    "commit: commit object (context) and seal",
     "commit: log recycling (segment erases)",
     "commit: partition cleaning (erases)",
     "blank checks before erasing (reads)"};
@@ -257,11 +294,11 @@ static int anatomy_observer(void *arg, const struct strata_sim_op *op)
     if (op->kind == STRATA_SIM_OP_ERASE)
         k = a->commit ? (log ? A_LOG_ERASE : A_PART_ERASE) : A_PUT_ERASE;
     else if (op->kind == STRATA_SIM_OP_READ)
-        k = op->len == 32 ? A_BLANK : op->len == 2u * a->kv->tsl ? A_TAIL : A_LEAF;
+        k = op->len == 32 ? A_BLANK : op->len == 2u * a->kv->tail_slots ? A_TAIL : A_LEAF;
     else if (log || a->commit)
         k = a->commit ? A_CTX : A_MARK;
     else
-        k = op->len == a->kv->rs ? A_REC : op->len == 2 ? A_SLOT : A_TAILS;
+        k = op->len == a->kv->rec_size ? A_REC : op->len == 2 ? A_SLOT : A_TAILS;
     a->ops[k]++;
     a->bytes[k] += op->len;
     a->t[k] += (double)op->time_ps * 1e-12;
@@ -286,7 +323,7 @@ static void anatomy_table(struct strata_report *rep)
     sc.profile = strata_sim_profile_find("msp430f5529");
     sc.options = STRATA_SIM_OPT_ROW_TIME;
     struct strata_sim *sim = strata_sim_new(&sc);
-    bench_config(&cfg, strata_sim_flash(sim), 0, buf);
+    bench_config(&cfg, strata_sim_flash(sim), 0, buf, sizeof buf);
     reg.addr = &app;
     reg.size = sizeof app;
     cfg.regions = &reg;
@@ -375,11 +412,14 @@ int main(int argc, char **argv)
             out = argv[++w];
         else if (strcmp(argv[w], "--probe") == 0 && w + 3 < argc) {
             /* one run, printed in detail: --probe STORE DATA MA (for calibration and debugging) */
-            const struct store_ops *ops = strcmp(argv[w + 1], "wal") == 0   ? &wal_ops
-                                          : strcmp(argv[w + 1], "cow") == 0 ? &cow_ops
-                                                                            : &rb_ops;
+            const struct store_ops *ops = strncmp(argv[w + 1], "wal", 3) == 0   ? &wal_ops
+                                          : strcmp(argv[w + 1], "cow") == 0     ? &cow_ops
+                                          : strcmp(argv[w + 1], "regular") == 0 ? &regular_ops
+                                                                                : &rb_ops;
             int kind = atoi(argv[w + 2]);
             struct run_result r;
+            if (strncmp(argv[w + 1], "wal", 3) == 0 && argv[w + 1][3] != '\0')
+                wal_table = (unsigned)atoi(argv[w + 1] + 3); /* "wal16": a 16-entry table */
             data[kind] = calloc(N_RECORDS, sizeof *data[kind]);
             wl_make((enum wl_kind)kind, N_RECORDS, data[kind]);
             one(ops, (enum wl_kind)kind, atof(argv[w + 3]), ops == &cow_ops ? STRATA_KV_ERASE_UNDO : 0,
@@ -387,14 +427,16 @@ int main(int argc, char **argv)
             printf("rc %d total %.2f on %.2f off %.2f flash %.2f s compute %.2f s flash %.3f J "
                    "compute %.3f J failures %llu erases %llu progs %llu (%llu B) reads %llu (%llu B) "
                    "flash-only %.2f s live %u insert %.3f ms commit %.2f ms restore %.2f ms scan "
-                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u avg-live %.0f\n",
+                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u avg-live %.0f "
+                   "log %llu B\n",
                    r.rc, r.total_s, r.on_s, r.off_s, r.flash_s, r.compute_s, r.flash_j,
                    r.compute_j, (unsigned long long)r.failures, (unsigned long long)r.erases,
                    (unsigned long long)r.progs, (unsigned long long)r.prog_bytes,
                    (unsigned long long)r.reads, (unsigned long long)r.read_bytes, r.flash_only_s,
                    r.live, ms(&r.insert), ms(&r.commit), ms(&r.restore), ms(&r.scan),
                    (unsigned long long)r.hash, r.marks, r.slots_zeroed, r.units_restored,
-                   r.fallbacks, r.live_samples ? r.live_sum / (double)r.live_samples : 0.0);
+                   r.fallbacks, r.live_samples ? r.live_sum / (double)r.live_samples : 0.0,
+                   (unsigned long long)r.log_bytes);
             return r.rc ? 1 : 0;
         } else {
             fprintf(stderr, "usage: bench_kv [--out DIR]\n");
@@ -409,6 +451,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    /* each baseline at its fastest setting for the headline */
+    cow_best = sweep(&cow_ops, set_cow, cow_th, N_COW, STRATA_KV_ERASE_UNDO, cow_runs);
+    wal_best = sweep(&wal_ops, set_wal, wal_tab, N_WAL, 0, wal_runs);
     for (w = 0; w < 3; w++)
         for (s = 0; s < 3; s++) {
             recording = w == WL_UNIFORM ? &plots[s] : NULL;
@@ -425,10 +470,10 @@ int main(int argc, char **argv)
     }
     one(&rb_ops, WL_UNIFORM, 6, 0, 0, &rb6);
     one(&rb_ops, WL_UNIFORM, 5, 0, 0, &rb5);
-    one(&rb_ops, WL_UNIFORM, 7, STRATA_KV_REGULAR_SPLIT, 0, &regular);
+    one(&regular_ops, WL_UNIFORM, 7, 0, 0, &regular);
     one(&rb_ops, WL_UNIFORM, 7, STRATA_KV_ERASE_UNDO, 0, &erase_run);
     one(&rb_ops, WL_UNIFORM, 0, 0, 0, &lazy_nofail);
-    one(&rb_ops, WL_UNIFORM, 0, STRATA_KV_REGULAR_SPLIT, 0, &regular_nofail);
+    one(&regular_ops, WL_UNIFORM, 0, 0, 0, &regular_nofail);
     restore_sample(0, 100, &discard_l, &fb_discard);
     restore_sample(STRATA_KV_ERASE_UNDO, 100, &erase_l, &fb_erase);
 
@@ -443,10 +488,13 @@ int main(int argc, char **argv)
         "clipped); the real data set is the Greensboro NC hourly series (8,760 rows of temperature "
         "and relative humidity) replayed to 20,000 records with timestamps shifted by one year "
         "per lap. Intermittent power: 10 mF capacitor, on at 3.3 V, off at 2.3 V, constant-current "
-        "supply; board draw and compute model calibrated as described in docs/kv.md. WAL and COW "
-        "share the quadtree, the partitions and the log with RB; COW restores by erasing what was "
-        "written after the checkpoint and compacts a full partition that is under 70 %% live "
-        "(the paper gives no threshold: see the COW sensitivity table).");
+        "supply; board draw and compute model calibrated as described in docs/kv.md. RB is the "
+        "library itself; WAL and COW share its quadtree, partitions and log (the store's sources "
+        "built a second time with their write paths). WAL logs each put as one compact redo entry "
+        "(22 bytes: record, its pointer's address, a chain link, a CRC); COW restores by erasing "
+        "what was written after the checkpoint. Each baseline runs at its fastest setting (COW: %s; "
+        "WAL: a %.0f-entry RAM table), found by the sensitivity tables below.",
+        cow_best == 0 ? "never compacting" : "compacting below its threshold", wal_tab[wal_best]);
     total_time_table(rep, res);
     strata_report_note(rep, "Energy split (RB, uniform, 7 mA): flash operations %.0f %% of %.2f J "
                        "(paper: about half, from a flash-only replay of 19.9 s vs 38.9 s). "
@@ -484,7 +532,7 @@ int main(int argc, char **argv)
                            trace_len);
     }
     latency_table(rep, res[0]);
-    cow_table(rep, &res[0][0]);
+    sensitivity_tables(rep, &res[0][0]);
     {
         static const char *const cols[] = {"experiment", "ours", "paper"};
         double lazy = ms(&lazy_nofail.insert), reg = ms(&regular_nofail.insert);
@@ -534,7 +582,7 @@ int main(int argc, char **argv)
     {
         static const char *const cols[] = {"", "ours", "target / paper"};
         strata_report_table(rep, "RAM", cols, 3);
-        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (164 B on "
+        strata_report_text(rep, "store context, sizeof(struct strata_kv) on this host (188 B on "
                                 "Cortex-M0+)");
         strata_report_text(rep, "%u B", (unsigned)sizeof(struct strata_kv));
         strata_report_text(rep, "<= 256 B (paper: < 200 B of program context)");

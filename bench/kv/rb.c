@@ -34,10 +34,15 @@ static struct strata_kv *rb_kv(struct store *s)
 {
     return &s->kv;
 }
+static uint32_t rb_records(struct store *s)
+{
+    struct strata_kv_stat st;
+    return strata_kv_stat(&s->kv, &st) == 0 ? st.records : 0;
+}
 static void rb_destroy(struct store *s)
 {
     free(s);
 }
 
-const struct store_ops rb_ops = {"RB", rb_create, rb_format, rb_mount, rb_put, rb_commit,
-                                 rb_kv, NULL, rb_destroy};
+const struct store_ops rb_ops = {"RB",   rb_create, rb_format,  rb_mount, rb_put, rb_commit,
+                                 rb_kv, rb_records, NULL,       rb_destroy};

@@ -15,6 +15,8 @@ struct app {
 
 struct meter {
     struct strata_energy e;
+    uint32_t log_first, log_end, unit; /* the undo log's units */
+    uint64_t log_bytes;
     struct strata_sim_op *ops; /* every operation, for the flash-only replay */
     size_t n, cap;
     double erase_s; /* device time of erases so far */
@@ -38,6 +40,9 @@ static int meter_observer(void *arg, const struct strata_sim_op *op)
         m->ops = realloc(m->ops, m->cap * sizeof *m->ops);
     }
     m->ops[m->n++] = *op;
+    if (op->kind == STRATA_SIM_OP_PROG && op->addr / m->unit >= m->log_first &&
+        op->addr / m->unit < m->log_end)
+        m->log_bytes += op->len;
     if (op->kind == STRATA_SIM_OP_ERASE)
         m->erase_s += (double)op->time_ps * 1e-12;
     cut = strata_energy_observer(&m->e, op);
@@ -46,7 +51,7 @@ static int meter_observer(void *arg, const struct strata_sim_op *op)
 }
 
 void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint16_t flags,
-                  void *buf)
+                  void *buf, uint16_t buf_size)
 {
     memset(c, 0, sizeof *c);
     c->flash = f;
@@ -65,6 +70,7 @@ void bench_config(struct strata_kv_config *c, const struct strata_flash *f, uint
     c->lo[1] = -200;
     c->hi[1] = 1000;
     c->buffer = buf;
+    c->buffer_size = buf_size;
 }
 
 void lat_add(struct lat *l, double s)
@@ -184,7 +190,9 @@ void run(const struct run_cfg *c, struct run_result *r)
     sc.seed = c->seed;
     sc.options = STRATA_SIM_OPT_ROW_TIME;
     sim = strata_sim_new(&sc);
-    bench_config(&cfg, strata_sim_flash(sim), c->flags, buf);
+    bench_config(&cfg, strata_sim_flash(sim), c->flags, buf, sizeof buf);
+    if (c->spare_slots)
+        cfg.spare_slots = c->spare_slots;
     memset(&app, 0, sizeof app);
     regions[0].addr = &app;
     regions[0].size = sizeof app;
@@ -205,6 +213,9 @@ void run(const struct run_cfg *c, struct run_result *r)
         ec.trace_step = 1.0;
     }
     strata_energy_init(&m.e, &ec);
+    m.unit = strata_sim_flash(sim)->geo.erase_size;
+    m.log_first = cfg.first_unit;
+    m.log_end = cfg.first_unit + cfg.log_units;
     if ((m.plot = c->plot) != NULL) {
         strata_trace_init(&m.plot->trace, 0.05);
         m.plot->layout = cfg;
@@ -248,14 +259,9 @@ void run(const struct run_cfg *c, struct run_result *r)
                     break;
                 lat_add(&r->commit, m.e.st.on_s - t0);
                 mark(&m, STRATA_TRACE_CHECKPOINT);
-                {
-                    /* records the store holds after each commit (space utilisation) */
-                    const struct strata_kv *kv = c->ops->kv(s);
-                    unsigned p;
-                    for (p = 0; p < kv->st.live; p++)
-                        r->live_sum += kv->st.nrec[kv_live_part(kv, p)];
-                    r->live_samples++;
-                }
+                /* records the store holds after each commit (space utilisation) */
+                r->live_sum += c->ops->records(s);
+                r->live_samples++;
             }
         }
         if (rc == 0)
@@ -292,6 +298,7 @@ void run(const struct run_cfg *c, struct run_result *r)
     r->prog_bytes = ss.prog_bytes;
     r->reads = ss.reads;
     r->read_bytes = ss.read_bytes;
+    r->log_bytes = m.log_bytes;
     flash_only(&m, c->supply_ma > 0 ? c->supply_ma : 10000.0, r);
     /* afterwards, on unlimited power: content and scans */
     m.e.cfg.supply_current = 10.0;

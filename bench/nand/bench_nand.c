@@ -44,7 +44,7 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng_state % n);
 }
 
-/* ---- one codeword of a codec ------------------------------------------------------------------ */
+/* ---- one codeword of a codec ---------------------------------------------------------------- */
 
 struct codec {
     const char *name;
@@ -218,7 +218,7 @@ static void ecc_costs(struct strata_report *r)
                           "data stops it within the first bytes).");
 }
 
-/* ---- 2. encoder choices ------------------------------------------------------------------------ */
+/* ---- 2. encoder choices --------------------------------------------------------------------- */
 
 static void encode_once(int which, uint32_t t, const uint32_t *byte_table,
                         const uint8_t *ham_table, uint8_t *msg, uint32_t len, uint8_t *ecc,
@@ -347,7 +347,7 @@ static void encoder_choices(struct strata_report *r)
                           "Code sizes of these variants on Cortex-M0+: docs/nand.md.");
 }
 
-/* ---- 3. miscorrection ------------------------------------------------------------------------- */
+/* ---- 3. miscorrection ---------------------------------------------------------------------- */
 
 static void miscorrection(struct strata_report *r)
 {
@@ -438,8 +438,10 @@ static void layer_cpu(struct strata_report *r, struct layer_run *L, uint32_t blo
     for (p = 0; p < n; p++)
         strata_flash_page_prog(L->f, 130 * L->ppb + p, L->data, L->spare);
     raw_prog = now_ns() - t0;
-    TIME_NS(layer_read, rounds, strata_nand_read(&L->nand, 2 * L->ppb + i % n, L->data, L->oob, NULL));
-    TIME_NS(raw_read, rounds, strata_flash_page_read(L->f, 130 * L->ppb + i % n, L->data, L->spare));
+    TIME_NS(layer_read, rounds,
+            strata_nand_read(&L->nand, 2 * L->ppb + i % n, L->data, L->oob, NULL));
+    TIME_NS(raw_read, rounds,
+            strata_flash_page_read(L->f, 130 * L->ppb + i % n, L->data, L->spare));
     strata_report_num(r, "%.0f", layer_read - raw_read);
     strata_report_num(r, "%.0f", (layer_prog - raw_prog) / n);
 }

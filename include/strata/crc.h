@@ -15,7 +15,7 @@ uint32_t strata_crc32(uint32_t crc, const void *data, size_t len);
 
 /* CRC-16 (polynomial 0x1021, initial value and final XOR 0xFFFF: CRC-16/GENIBUS), continued the
  * same way (start with crc = 0). Detects every error of up to 3 bits and of odd weight in
- * messages up to 4 KB (the NAND layer's check word). Nibble table: 32 B of ROM. */
+ * messages up to 4 KB (the NAND layer's check word). Nibble table: 64 B of ROM. */
 uint16_t strata_crc16(uint16_t crc, const void *data, size_t len);
 
 #ifdef __cplusplus

@@ -3,7 +3,8 @@
  * signal, for every engine that stores data on raw NAND (stream, btree, ftl). What Linux's MTD
  * NAND core gives its file systems, sized for microcontrollers. No engine writes ECC or
  * bad-block code of its own; it reads and programs NAND pages only through these calls.
- * Design, spare layouts per part, measured costs and a worked example: docs/nand.md.
+ * Design, spare layouts per part, measured costs and a worked example: docs/nand.md; the spare
+ * format byte by byte: docs/format-nand.md.
  *
  * WHAT THE LAYER DOES
  *  - Pages and regions. A page is page_size main bytes plus `oob_page` engine-owned spare (OOB)
@@ -53,12 +54,14 @@
  * (spare_size bytes; + page_size bytes for region programs, and for region reads on a
  * CAP_HW_ECC device, when regions > 1) and the bad-block table (bitmap ceil(blocks / 8) bytes,
  * or 2 bytes per list entry, or none). Worst-case stack on Cortex-M0+ (make size, driver
- * excluded): read 612 B, read_region 668 B, prog 224 B, prog_region 272 B, mount 200 B. Code:
- * 5,556 B. No heap, no globals; several layers may share a device on disjoint block ranges.
+ * excluded): read 612 B, read_region 668 B, prog 208 B, prog_region 256 B, mount 184 B. Code:
+ * 5,648 B. No heap, no globals; several layers may share a device on disjoint block ranges.
  *
  * COST (flash operations per call; CPU time per codec is measured in docs/nand.md and by
- * `make bench`: a clean 512-byte codeword costs one ECC pass and one CRC-16 pass, 0.4 + 2.9 us
- * for Hamming and 3.9 + 2.9 us for BCH-4 on the build host; errors add a Chien search):
+ * `make bench` and `make target-test`: a clean 512-byte codeword costs one ECC pass and one
+ * CRC-16 pass, about 21,000 Cortex-M0 instructions with Hamming and 32,000 with BCH-4; each
+ * codeword with errors adds a Chien search, about 87,000 instructions per BCH-4 codeword with
+ * one error):
  *   mount          is_bad for every block in range (1-2 spare reads each on a typical port);
  *                  none without a table; plus one ECC encode (the erased-codeword pattern).
  *   read           1 page read (main + spare); per codeword a zero-bit count (stops at t+1
@@ -86,6 +89,9 @@
 extern "C" {
 #endif
 
+/* The spare format the layer writes (docs/format-nand.md). Engines on NAND record it in their
+ * own format header and refuse an image written with another. */
+#define STRATA_NAND_FORMAT_VERSION 1
 /* Bytes of ECC one codeword may need (BCH-8: 8 x 13 bits + 1 parity bit). */
 #define STRATA_NAND_MAX_ECC_BYTES 14
 /* Most regions a page may have (the read info masks have one bit per region). */
@@ -163,7 +169,8 @@ struct strata_nand_read_info {
 struct strata_nand_stats {
     uint32_t reads;           /* page and region reads (re-reads not counted) */
     uint32_t rereads;         /* extra reads of uncorrectable data */
-    uint32_t corrected_bits;  /* bits corrected in data (erased codewords not counted) */
+    uint32_t corrected_bits;  /* bits corrected in data (erased codewords not counted; with
+                                 CAP_HW_ECC the device's count, its largest per codeword) */
     uint32_t weak;            /* reads that returned STRATA_NAND_WEAK */
     uint32_t uncorrectable;   /* reads that returned STRATA_EECC */
     uint32_t erased;          /* reads that returned STRATA_NAND_ERASED */
@@ -201,7 +208,8 @@ int strata_nand_mount(struct strata_nand *nand, const struct strata_nand_config 
 /* The layout chosen at mount (valid while the context lives). */
 const struct strata_nand_layout *strata_nand_layout(const struct strata_nand *nand);
 
-/* Read page `page`: data gets page_size bytes, oob (NULL: not wanted) oob_page bytes. Returns a
+/* Read page `page`: data (required: the ECC covers main and OOB bytes together) gets page_size
+ * bytes, oob (NULL: not wanted) oob_page bytes. Returns a
  * strata_nand_status, or STRATA_EECC when a codeword stays uncorrectable after the re-reads
  * (the buffers then hold the corrected regions, 0xFF for erased ones, the raw bytes of failed
  * ones; info->failed names them). */

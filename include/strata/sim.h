@@ -21,9 +21,13 @@
  *   BAD_BLOCK    any access to a bad unit other than is_bad/mark_bad.
  *   NO_ERASE     erase on a medium without erase.
  *
- * Torn results after a power cut during an operation:
- *   NOR/DataFlash program       bytes before the cut point programmed, the cut byte partly
- *                               (a random subset of its 1->0 bits), the rest untouched.
+ * Torn results after a power cut during an operation (the tear model of bitwise programs is the
+ * profile's unless the config overrides it, see enum strata_sim_tear_model):
+ *   SPI NOR/DataFlash program   (subset model) device pages before the cut page programmed; the
+ *                               cut page holds any subset of the 1->0 bits it was clearing (a
+ *                               page programs its cells in parallel); later pages untouched.
+ *   MCU flash program           (prefix model) bytes before the cut point programmed, the cut byte
+ *                               partly (a random subset of its 1->0 bits), the rest untouched.
  *   FRAM write                  bytes before the cut point written, the rest untouched.
  *   NAND program                pages before the cut page programmed; the cut page reads back
  *                               with random bit errors and refuses further programs until
@@ -61,6 +65,19 @@ struct strata_sim_cost {
     uint64_t fixed_pj, page_pj, byte_pj;
 };
 
+/* How a power cut leaves a program of a bitwise-programmable part (NOR, DataFlash, MCU flash). */
+enum strata_sim_tear_model {
+    STRATA_SIM_TEAR_MODEL_PROFILE, /* in a config: the profile's own model (the default) */
+    /* The part programs byte or word at a time (MCU-internal flash, msp430f5529): bytes before
+     * the cut point are programmed, the cut byte has a random subset of the bits it was clearing,
+     * later bytes are untouched. */
+    STRATA_SIM_TEAR_MODEL_PREFIX,
+    /* The part programs a page's cells in parallel (SPI NOR, DataFlash): the device pages of the
+     * operation before the cut page are programmed, the cut page holds any subset of the 1->0
+     * bits it was clearing (from none to all, at a random density), later pages are untouched. */
+    STRATA_SIM_TEAR_MODEL_SUBSET
+};
+
 struct strata_sim_profile {
     const char *name;    /* as in flash-profiles.md */
     const char *summary; /* part, source of the figures, assumptions */
@@ -73,6 +90,8 @@ struct strata_sim_profile {
     uint32_t row_size;           /* MSP430 cumulative-program-time rule: row bytes (0 = none) */
     uint64_t row_prog_limit_ps;  /* ... and the limit per row between erases */
     uint32_t max_factory_bad;    /* datasheet bound on factory bad units */
+    enum strata_sim_tear_model tear_model; /* how a cut program tears on this part (PREFIX or
+                                              SUBSET; PROFILE for media without bitwise program) */
 };
 
 size_t strata_sim_profile_count(void);
@@ -93,6 +112,9 @@ struct strata_sim_config {
                                refuses programs (grown bad block / worn out); 0 = unlimited */
     uint32_t wear_spread;   /* each unit's limit is drawn from [wear_limit, wear_limit+spread] */
     double read_flip_rate;  /* NAND: probability that a bit read comes back flipped; 0 = never */
+    /* NOR/DataFlash/MCU flash: how cut programs tear; PROFILE (0) = the part's realistic model.
+     * Any other value on other media makes strata_sim_new() refuse the config. */
+    enum strata_sim_tear_model tear_model;
 };
 
 struct strata_sim;
@@ -115,6 +137,9 @@ enum strata_sim_tear {
     STRATA_SIM_TEAR_BEFORE, /* the operation does nothing (no wear either; it is still charged) */
     STRATA_SIM_TEAR_AFTER   /* the operation completes, then power fails */
 };
+/* A cut operation that began on a worn unit (or an erase past the wear limit) fails as it would
+ * uncut (cells between old and new, never as intended; the unit marked worn), stopped no later
+ * than the cut; like any cut operation it returns STRATA_EPOWER with power off. */
 
 /* Power fails during the k-th mutating operation (program, erase, page program, mark bad)
  * counted from now, k >= 1; 0 disarms. */
@@ -124,6 +149,12 @@ void strata_sim_cut_at_op(struct strata_sim *sim, uint64_t k);
  * exactly n bytes left, complete). 0 disarms; a cut before the first byte is TEAR_BEFORE. */
 void strata_sim_cut_after_bytes(struct strata_sim *sim, uint64_t n);
 void strata_sim_set_tear(struct strata_sim *sim, enum strata_sim_tear tear);
+/* Where a TEAR_RANDOM cut lands inside its operation and which bits it leaves: drawn from a
+ * generator restarted from `seed` at each cut, instead of from the device's own generator (which
+ * the torn operation then leaves untouched). The power-loss harness gives every case its own tear
+ * seed, so that tears vary per case and a replay id reproduces one exactly. 0 (the default)
+ * returns to the device's generator. Not stored in images; copied by clone. */
+void strata_sim_set_tear_seed(struct strata_sim *sim, uint64_t seed);
 /* Power fails now (between operations). */
 void strata_sim_cut_now(struct strata_sim *sim);
 int strata_sim_powered(const struct strata_sim *sim);

@@ -1,66 +1,55 @@
 /*
- * strata_kv internals, shared by the store's files and by the benchmark baselines (WAL, COW),
- * which reuse the quadtree, the scans, the partitions and the log through this header with their
- * own write path (struct kv_io). docs/format-kv.md describes every byte named here.
+ * strata_kv internals shared by the store's files. docs/format-kv.md describes every byte named
+ * here (kv_format.h names them).
+ *
+ * The library writes its partitions through the rollback write path of rb.c, called directly.
+ * The benchmark's baselines (WAL, COW: bench/kv) compile these same sources with KV_BASELINE
+ * defined, which routes the quadtree's reads and writes through a table of their own (struct
+ * kv_io) and keeps the descent path they need; none of that is in the library.
  */
 #ifndef STRATA_KV_INTERNAL_H
 #define STRATA_KV_INTERNAL_H
 
+#ifdef KV_BASELINE
+#include "kv_baseline_names.h" /* bench/kv: this build's names, apart from the library's */
+#endif
+
 #include <string.h>
 
+#include "kv_format.h"
 #include "strata/crc.h"
-#include "strata_le.h"
 #include "strata/kv.h"
 
-#define KV_FREE 0xFFFFu
-#define KV_CHILD 0x8000u
-#define KV_HDR_ROOT 0x4701u
-#define KV_HDR_QUAD 0x4702u
-#define KV_HDR_CHAIN 0x4703u
 #define KV_NONE 0xFFu
-#define KV_PATH 40 /* descent path kept for the baselines (deeper paths are truncated) */
 #define KV_MAX_REC (5 + 2 * STRATA_KV_MAX_DIMS + STRATA_KV_MAX_PAYLOAD)
 
-/* log objects */
-#define KV_SEG_HDR 12u
-#define KV_OBJ_NODE 'N'
-#define KV_OBJ_NAREA 'A'
-#define KV_OBJ_RAREA 'R'
-#define KV_OBJ_CTX 'X'
-#define KV_OBJ_COMMIT 'C'
-#define KV_OBJ_REDO 'W'
-#define KV_MARK_LEN 8u
-#define KV_COMMIT_LEN 17u
-#define KV_VAR_LEN 7u    /* type, u16 length, CRC */
-#define KV_STATE_LEN 18u /* context bytes before map[] and nrec[] */
-
 /* kv->flags */
-#define KV_F_NAREA 0x01u /* node-area mark written since the last commit */
-#define KV_F_RAREA 0x02u /* record-area mark written */
-#define KV_F_OPEN 0x04u  /* mounted */
-#define KV_F_SPARE 0x08u /* the next partition is known to be erased */
+#define KV_F_OPEN 0x01u  /* mounted */
+#define KV_F_SPARE 0x02u /* the next partition is known to be erased */
 
 /* ---- optional features -----------------------------------------------------------------------
- * The default build has every feature of the issue. A build for a device that needs less may
- * leave out what the paper calls optional (make size reports both): STRATA_KV_NO_PIVOT (pivot
- * split), STRATA_KV_NO_REGULAR_SPLIT (the classic split, kept for the paper's comparison),
- * STRATA_KV_FIXED_DIMS (d = 2 only), STRATA_KV_NO_PAYLOAD; STRATA_KV_MINIMAL sets all four.
- * Such a build refuses a config that asks for what it left out (STRATA_EINVAL). */
+ * The default build has every feature. A build for a device that needs less may leave out what
+ * the paper calls optional (make size reports both): STRATA_KV_NO_PIVOT (pivot split),
+ * STRATA_KV_FIXED_DIMS (d = 2 only), STRATA_KV_NO_PAYLOAD; STRATA_KV_MINIMAL sets all three.
+ * Such a build refuses a config that asks for what it left out (STRATA_KV_LIMIT_FLAGS, DIMS,
+ * PAYLOAD). */
 #ifdef STRATA_KV_MINIMAL
 #define STRATA_KV_NO_PIVOT
-#define STRATA_KV_NO_REGULAR_SPLIT
 #define STRATA_KV_FIXED_DIMS
 #define STRATA_KV_NO_PAYLOAD
 #endif
 #ifdef STRATA_KV_NO_PIVOT
 #define KV_PIV(kv) 0u
 #else
-#define KV_PIV(kv) ((unsigned)(kv)->piv)
+#define KV_PIV(kv) ((unsigned)(kv)->pivots)
 #endif
-#ifdef STRATA_KV_NO_REGULAR_SPLIT
-#define KV_REGULAR(kv) 0
+/* The classic quadtree's split, which migrates a node's records to its children: only for the
+ * benchmark's comparison with lazy split (paper Fig. 18a), so only in its build. */
+#define KV_REGULAR_SPLIT (1u << 0)
+#ifdef KV_BASELINE
+#define KV_REGULAR(kv) (((kv)->cfg->flags & KV_REGULAR_SPLIT) != 0)
 #else
-#define KV_REGULAR(kv) (((kv)->cfg->flags & STRATA_KV_REGULAR_SPLIT) != 0)
+#define KV_REGULAR(kv) 0
 #endif
 #ifdef STRATA_KV_FIXED_DIMS
 #define KV_DIMS(kv) 2u
@@ -73,126 +62,119 @@
 #define KV_PAYLOAD(kv) ((unsigned)(kv)->cfg->payload_size)
 #endif
 
-/* ---- little-endian helpers ------------------------------------------------------------------ */
+/* ---- geometry ---------------------------------------------------------------------------------- */
 
-
-/* ---- geometry (derived from the config once, at open) --------------------------------------- */
-
-static inline const struct strata_flash *kv_flash(const struct strata_kv *kv)
-{
-    return kv->cfg->flash;
-}
-static inline uint32_t kv_es(const struct strata_kv *kv)
-{
-    return kv->es;
-}
-static inline uint32_t kv_psize(const struct strata_kv *kv)
-{
-    return kv->psize;
-}
-static inline unsigned kv_slots(const struct strata_kv *kv)
-{
-    return kv->slots;
-}
-static inline unsigned kv_group(const struct strata_kv *kv)
-{
-    return kv->grp;
-}
-static inline unsigned kv_recsize(const struct strata_kv *kv)
-{
-    return kv->rs;
-}
-static inline uint32_t kv_max_nodes(const struct strata_kv *kv)
-{
-    return kv->maxn;
-}
 static inline uint32_t kv_node_off(const struct strata_kv *kv, uint32_t node)
 {
-    return node * kv->ns;
+    return node * kv->node_size;
 }
 static inline uint32_t kv_rec_off(const struct strata_kv *kv, uint32_t rec)
 {
-    return kv->psize - (rec + 1u) * kv->rs;
+    return kv->rec_end - (rec + 1u) * kv->rec_size;
 }
 uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit);
 uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part);
-/* The i-th live partition, oldest first. */
+/* The partition in live slot i (0: the oldest live one). */
 unsigned kv_live_part(const struct strata_kv *kv, unsigned i);
 /* The current partition (the newest live one). */
 unsigned kv_cur(const struct strata_kv *kv);
-/* Bytes of the context backup. */
-unsigned kv_ctx_len(const struct strata_kv *kv);
 
-/* ---- the write path --------------------------------------------------------------------------- */
-
-/* How a store writes its partitions. The rollback store (rb.c) appends write marks and programs
- * in place; the benchmark baselines redirect writes to a redo log (WAL) or copy nodes (COW).
- * `path` holds the nodes from the root (path[0]) to the node written (path[depth]); `part` is
- * always the current partition. */
+/* ---- the write path ------------------------------------------------------------------------------
+ * kv_io_read(kv, part, off, buf, len)       read bytes of a partition
+ * kv_io_rec_append(kv, bytes)               write the record at index st.cur.records, advance it
+ * kv_io_group_alloc(kv, kind, &first)       allocate a group (KV_HDR_...) at st.nodes
+ * kv_io_node_append(kv, path, depth, slot, vals, n)
+ *                                           write n entries at `slot` of path[depth]
+ * kv_io_root(kv, part)                      root node of a partition
+ * kv_io_full(kv)                            the current partition cannot take the next put */
+#ifdef KV_BASELINE
+#define KV_PATH 40 /* descent path kept for the baselines (deeper paths keep their end) */
 struct kv_io {
     int (*read)(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len);
-    /* Write record bytes at index kv->st.pr and advance it. */
     int (*rec_append)(struct strata_kv *kv, const uint8_t *rec);
-    /* Allocate a group (header kind KV_HDR_...) at kv->st.pn and advance it. */
     int (*group_alloc)(struct strata_kv *kv, uint16_t kind, uint16_t *first);
-    /* Write n entries at `slot` of path[depth] (a free suffix of the node). */
     int (*node_append)(struct strata_kv *kv, const uint16_t *path, unsigned depth, unsigned slot,
                        const uint16_t *vals, unsigned n);
-    /* Root node of a partition. */
     uint16_t (*root)(const struct strata_kv *kv, unsigned part);
-    /* The current partition cannot take the next put: move on (kv_switch, or compaction). */
     int (*full)(struct strata_kv *kv);
 };
+/* A baseline's store starts with this: the library's context, its write path, its ring map. */
+struct kv_baseline {
+    struct strata_kv kv;
+    const struct kv_io *io;
+    uint8_t map[STRATA_KV_MAX_PARTITIONS]; /* ring slot -> partition (COW compaction swaps) */
+};
+#define KV_IO(kv) (((const struct kv_baseline *)(const void *)(kv))->io)
+#define kv_io_read(kv, p, o, b, n) KV_IO(kv)->read(kv, p, o, b, n)
+#define kv_io_rec_append(kv, b) KV_IO(kv)->rec_append(kv, b)
+#define kv_io_group_alloc(kv, kind, f) KV_IO(kv)->group_alloc(kv, kind, f)
+#define kv_io_node_append(kv, path, d, s, v, n) KV_IO(kv)->node_append(kv, path, d, s, v, n)
+#define kv_io_root(kv, p) KV_IO(kv)->root(kv, p)
+#define kv_io_full(kv) KV_IO(kv)->full(kv)
+int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg);
+/* The baselines' own log objects (bench/kv/wal.c): size from the first n bytes, 0 if none; and
+ * the largest one. */
+uint32_t kv_baseline_obj_size(const struct strata_kv *kv, const uint8_t *b, uint32_t n);
+#define KV_BASELINE_WINDOW 64u
+#else
+#define KV_PATH 1 /* the library writes only to the node the descent ends at */
+#define kv_io_read kv_read_part
+#define kv_io_rec_append kv_rb_rec_append
+#define kv_io_group_alloc kv_rb_group_alloc
+#define kv_io_node_append(kv, path, d, s, v, n) kv_rb_node_append(kv, (path)[d], s, v, n)
+#define kv_io_root(kv, p) 0u
+#define kv_io_full kv_switch
+#endif
 
-extern const struct kv_io kv_rb_io;
-
-static inline const struct kv_io *kv_io(const struct strata_kv *kv)
-{
-    return (const struct kv_io *)kv->io;
-}
+/* rb.c: log-and-mark (marks before the first write to a node that existed at the checkpoint) */
+int kv_rb_rec_append(struct strata_kv *kv, const uint8_t *rec);
+int kv_rb_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first);
+int kv_rb_node_append(struct strata_kv *kv, uint16_t node, unsigned slot, const uint16_t *vals,
+                      unsigned n);
 
 /* ---- kv.c ------------------------------------------------------------------------------------ */
 
-/* Check the config and reset the context for a write path. */
-int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg, const void *io);
 /* Erase the layout, create the first partition's root and the first checkpoint. */
 int kv_format(struct strata_kv *kv);
-/* Checkpoint: context backup and commit record, then new checkpoint positions, log recycling
- * and cleaning of an expired partition. */
+/* Checkpoint: commit object and seal, then new checkpoint positions, log recycling and
+ * cleaning of an expired partition. */
 int kv_commit(struct strata_kv *kv);
 
 /* ---- layout.c -------------------------------------------------------------------------------- */
 
-/* Check the config and the device; 0, STRATA_EINVAL or STRATA_EDEVICE. Fills kv's geometry. */
-int kv_check_config(struct strata_kv *kv, const struct strata_kv_config *cfg);
-/* Copy fields between a struct at `base` and little-endian bytes at b: desc holds n bytes of
- * (offset, width) pairs; a width with bit 7 set is an array of `count` such fields. */
-void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned count,
+/* Check the config; with kv, also fill kv's geometry. */
+enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_config *cfg);
+/* Copy fields between a struct at `base` and little-endian bytes at b. desc holds n bytes of
+ * (offset, width) pairs; width | KV_ARR_PARTS repeats the field for each partition,
+ * width | KV_ARR_DIMS for each dimension (counts: partitions | dims << 8). */
+#define KV_ARR_PARTS 0x80u
+#define KV_ARR_DIMS 0x40u
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned counts,
               int decode);
-/* Signature of the format-relevant configuration (stored in every context backup). */
-uint32_t kv_signature(const struct strata_kv_config *cfg);
-/* Blank-check a unit and erase it unless blank. */
-int kv_unit_clean(struct strata_kv *kv, uint32_t unit);
-/* Flash access (device addresses and units). */
+/* Signature of the format-relevant configuration (stored in every context). */
+uint32_t kv_signature(const struct strata_kv *kv);
+/* Blank-check a unit (relative to first_unit) and erase it unless blank. */
+int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
+/* Flash access (device addresses; units relative to first_unit). */
 int kv_fread(const struct strata_kv *kv, uint32_t addr, void *buf, uint32_t len);
 int kv_fprog(const struct strata_kv *kv, uint32_t addr, const void *buf, uint32_t len);
 int kv_ferase(const struct strata_kv *kv, uint32_t unit);
-/* Walk [addr, addr+len) in chunks: KV_SCAN_CRC sets *crc to its CRC; KV_SCAN_BLANK returns 1 if
- * it is all 0xFF, else 0; KV_SCAN_ZERO programs it to zeros. Or an error. */
+/* Walk [addr, addr+len) in chunks: KV_SCAN_CRC continues the CRC in *crc; KV_SCAN_BLANK returns
+ * 1 if it is all 0xFF, else 0; KV_SCAN_ZERO programs it to zeros. Or an error. */
 #define KV_SCAN_CRC 0
 #define KV_SCAN_BLANK 1
 #define KV_SCAN_ZERO 2
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
                   uint32_t *crc);
 /* Read (prog 0) or program [off, off+len) of a partition; ECORRUPT if out of it. */
-int kv_part_io(struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
+int kv_part_io(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
                int prog);
-static inline int kv_read_part(struct strata_kv *kv, unsigned part, uint32_t off, void *buf,
-                               uint32_t len)
+static inline int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off,
+                               void *buf, uint32_t len)
 {
     return kv_part_io(kv, part, off, buf, len, 0);
 }
-static inline int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off,
+static inline int kv_prog_part(const struct strata_kv *kv, unsigned part, uint32_t off,
                                const void *buf, uint32_t len)
 {
     return kv_part_io(kv, part, off, (void *)buf, len, 1);
@@ -204,18 +186,19 @@ static inline int kv_prog_part(struct strata_kv *kv, unsigned part, uint32_t off
 struct kv_node {
     uint16_t child; /* first node of the child group, 0 for a leaf */
     uint16_t tail;  /* internal: slot of the child pointer */
-    uint16_t w;     /* first free slot (1 .. S) */
+    uint16_t w;     /* first free slot (1 .. slots) */
     uint16_t live;  /* leaves: live record pointers */
     uint16_t pivot[STRATA_KV_MAX_DIMS]; /* internal with pivots: the stored pivot values */
 };
 
-/* Load a node. An internal node's tail lies in its last kv->tsl slots (a node splits when it
- * holds cap live records and at most spare_slots neutralised ones), so the descent reads only
- * those; with `whole` (and always for a leaf) the rest is read too and w / live are set. */
+/* Load a node. An internal node's tail lies in its last kv->tail_slots slots (a node splits
+ * when it holds node_cap live records and at most spare_slots neutralised ones), so reading
+ * those is enough for a descent; with `whole` (and always for a leaf) the rest is read too and
+ * w / live are set. Uses the caller's buffer. */
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole);
-/* Read the slot value at `slot` of `node`. */
-int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, uint16_t *v);
+/* Slots [1, end) of a node that hold its own records. */
+unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain);
 /* 1 if a split of a node with this box at this depth is a chain split. */
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth);
 /* Box of child k; pivot is the stored pivot values (NULL: middle split). 1 when the child is
@@ -225,81 +208,99 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
 /* Quadrant of values v in box b. */
 unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                      const int16_t *v);
+/* One step down from an internal node toward values v: *node becomes the child, *b its box and
+ * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
+int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
+            struct strata_kv_box *b, unsigned *depth, uint16_t *node);
 /* 1 if the boxes [alo, ahi] and [blo, bhi] meet in every dimension. */
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi);
-/* Read a record by pointer (index + 1); ECORRUPT if out of range or its check byte is wrong. */
-int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata_kv_record *r);
+/* The configured domain. */
+void kv_domain(const struct strata_kv *kv, struct strata_kv_box *b);
+/* Read a record by pointer (index + 1). 1 if it was neutralised (zeroed by a restore), 0 if
+ * read, ECORRUPT if out of range or its check byte is wrong. */
+int kv_rec_read(struct strata_kv *kv, unsigned part, uint32_t ptr, struct strata_kv_record *r);
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *bytes);
 
-/* Insert (the shared algorithm; the write path is kv->io). */
+/* ---- tree.c ------------------------------------------------------------------------------------ */
+
 int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec);
 
-/* ---- part.c: partitions ------------------------------------------------------------------------ */
+/* ---- part.c: partitions and their summaries ----------------------------------------------------- */
 
-/* Switch the current partition to the next one (clean it, create its root, expire the oldest
- * when no free partition remains). STRATA_ENOSPC when the next one waits for a commit. */
+/* Switch the current partition to the next one (clean it, write the closing partition's
+ * summary into it, create its root, expire the oldest when no free partition remains).
+ * STRATA_ENOSPC when the next one waits for a commit. */
 int kv_switch(struct strata_kv *kv);
 /* Blank-check and erase every unit of a partition. */
-int kv_part_clean(struct strata_kv *kv, unsigned part);
+int kv_part_clean(const struct strata_kv *kv, unsigned part);
+/* Summary of the partition in live slot i; ECORRUPT if damaged. */
+int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary *s);
+/* Summary fields <-> their bytes (docs/format-kv.md; no CRC); returns the byte count. */
+unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
+                          int decode);
+/* Fold a new record into the current partition's summary. */
+void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r);
+/* Empty summary for a fresh current partition. */
+void kv_summary_reset(struct strata_kv *kv);
 
 /* ---- log.c: the global undo log ---------------------------------------------------------------- */
-
-struct kv_obj {
-    uint8_t type;
-    uint8_t seg;
-    uint16_t off, len;        /* position and total size of the object */
-    uint8_t b[KV_COMMIT_LEN]; /* the object's first bytes (all of a mark or a commit) */
-};
 
 struct kv_cursor {
     uint32_t seq; /* sequence number of segment seg */
     uint8_t seg;
-    uint8_t stop; /* the walk ends with this segment (the head) */
     uint16_t off;
-    uint8_t dirty; /* parse stopped at a torn object in this segment */
+};
+struct kv_obj {
+    uint8_t b[KV_SHORT_LEN]; /* the object's first bytes (all of a short object) */
+    uint16_t off, len;       /* position and size */
 };
 
 /* Read a segment header: 1 and *seq if valid, 0 if not, or an error. */
-int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq);
-/* Next object at the cursor; 1 with *o, 0 at the end of the log (cursor left at the end of the
- * head segment, dirty set if a torn object stopped it), or an error. */
-int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
-/* Locate the head and the last commit: *commit filled, kv->log_* set. EUNFORMATTED if none. */
-int kv_log_open(struct strata_kv *kv, struct kv_obj *commit);
+int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq);
+/* The next object of the cursor's segment: 1 with *o (cursor past it), 0 where the segment's
+ * objects end (cursor there: an erased byte, or something that is not a valid object), or an
+ * error. Zero padding is skipped. */
+int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
+/* The next object from the last commit to the end of the log: 1, 0 at the end, or an error. */
+int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
+/* A cursor on the first object after the last commit. */
+void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c);
+/* Locate and check the log (logopen.c): the head, the last commit (*commit: its first
+ * object position), the end of the valid objects (log_off) and a torn tail (torn_end).
+ * EUNFORMATTED when the log holds no trace of a store, ECORRUPT when it is damaged. */
+int kv_log_open(struct strata_kv *kv, struct kv_cursor *commit);
 /* Make room for `len` bytes in the head segment, opening the next segment if needed while
  * leaving `reserve` free segments (marks keep 1 for the next commit). STRATA_ENOSPC if not. */
-int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve);
+int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve);
 /* Append an object of `len` bytes (its CRC is filled in here), reserving room first. */
-int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned reserve);
+int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned reserve);
 /* Room for `len` bytes with `reserve` free segments left: 1/0. */
-int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve);
+int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve);
 /* After a commit in the head segment: erase every other segment not known to be erased. */
 int kv_log_recycle(struct strata_kv *kv);
-/* Zero a torn tail [from, last non-0xFF byte] of the head segment; log_off follows it. */
-int kv_log_seal(struct strata_kv *kv, uint16_t from);
-/* A cursor on the first object after a commit record. */
-void kv_log_after(const struct strata_kv *kv, const struct kv_obj *commit, struct kv_cursor *c);
-unsigned kv_log_bytes(const struct strata_kv *kv);
+/* Program a segment header (sequence seq) into log unit seg. */
+int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq);
+uint32_t kv_log_bytes(const struct strata_kv *kv);
+/* The largest object one append writes (a torn tail is never longer). */
+uint32_t kv_log_window(const struct strata_kv *kv);
 
 /* ---- ckpt.c: commit and context ---------------------------------------------------------------- */
 
-/* Write the context backup and the commit record. */
+/* Write the commit object (the store's state and the regions) and its seal. */
 int kv_ckpt_write(struct strata_kv *kv);
-/* Read and check the context of a commit record; restore the state and the regions. */
-int kv_ckpt_load(struct strata_kv *kv, const struct kv_obj *commit);
-/* After a commit record: new checkpoint positions, log recycling, cleaning of an expired
- * partition. */
+/* Read and check the commit at c; restore the state and the regions. */
+int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c);
+/* After a commit: new checkpoint positions, log recycling, cleaning of an expired partition. */
 int kv_after_commit(struct strata_kv *kv);
 
 /* ---- restore.c / undo.c ------------------------------------------------------------------------ */
 
-int kv_restore(struct strata_kv *kv, const struct kv_obj *commit);
+int kv_restore(struct strata_kv *kv);
 /* Finish a write-back the save area records as pending. */
 int kv_undo_pending(struct strata_kv *kv);
-/* Rewrite partition unit `unit` (relative to the partition) without the slots written after
- * their node's mark and, with `areas`, without the new nodes and records. */
-int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, const struct kv_obj *commit,
-                 int areas);
+/* Rewrite partition unit `unit` (relative to the partition) through the save area, with the
+ * bytes of [lo, hi) (partition offsets) and those written after every node mark erased. */
+int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi);
 
 #endif

@@ -1,167 +1,133 @@
 /*
  * The global undo log: a circle of segments, each opened with a sequence-numbered header and
- * filled with checksummed objects (write marks, context backups, commit records). The head is the
- * segment with the highest sequence; live segments run back from it with consecutive numbers.
- * Only the last object written before a power failure can be torn; a restore zeroes it (0x00 is
- * skipped as padding), so appending continues in place and a restore never needs a new segment.
+ * filled with checksummed objects (write marks, commits and their seals). The head is the segment
+ * with the highest sequence; live segments run back from it with consecutive numbers. Each
+ * object's CRC is seeded with its segment's sequence, so an object read anywhere else does not
+ * validate. Only the last object written before a power failure can be torn; a restore zeroes it
+ * (0x00 is skipped as padding), so appending continues in place. logopen.c checks a log at mount.
  */
 #include "kv_internal.h"
 
-int kv_log_header(struct strata_kv *kv, unsigned seg, uint32_t *seq)
+int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq)
 {
     uint8_t h[KV_SEG_HDR];
     int rc = kv_fread(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
     if (rc != 0)
         return rc;
-    if (h[0] != 'K' || h[1] != 'V' || strata_get_le32(h + 8) != strata_crc32(0, h, 8))
+    if (h[KV_SEG_MAGIC] != 'K' || h[KV_SEG_MAGIC + 1] != 'V' ||
+        strata_get_le32(h + KV_SEG_CRC) != strata_crc32(0, h, KV_SEG_CRC))
         return 0;
-    if (h[2] != STRATA_KV_VERSION)
+    if (h[KV_SEG_VERSION] != STRATA_KV_VERSION)
         return STRATA_EVERSION;
-    *seq = strata_get_le32(h + 4);
+    *seq = strata_get_le32(h + KV_SEG_SEQ);
     return 1;
 }
 
-/* Size of the object whose first bytes are b (n >= 3 of them), 0 if no object starts so. 32 bits:
- * a torn length field reads as up to 0xFFFF, and 7 + 0xFFFF must not wrap on a 16-bit int. */
-static uint32_t obj_size(const uint8_t *b)
+int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq)
 {
-    switch (b[0]) {
-    case KV_OBJ_NODE:
-    case KV_OBJ_NAREA:
-    case KV_OBJ_RAREA:
-        return KV_MARK_LEN;
-    case KV_OBJ_COMMIT:
-        return KV_COMMIT_LEN;
-    case KV_OBJ_CTX:
-    case KV_OBJ_REDO:
-        return KV_VAR_LEN + strata_get_le16(b + 1);
-    default:
-        return 0;
+    uint8_t h[KV_SEG_HDR];
+    h[KV_SEG_MAGIC] = 'K';
+    h[KV_SEG_MAGIC + 1] = 'V';
+    h[KV_SEG_VERSION] = STRATA_KV_VERSION;
+    h[KV_SEG_VERSION + 1] = 0;
+    strata_put_le32(h + KV_SEG_SEQ, seq);
+    strata_put_le32(h + KV_SEG_CRC, strata_crc32(0, h, KV_SEG_CRC));
+    return kv_fprog(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
+}
+
+/* Size of the object whose first n bytes are b, 0 if no object starts so. */
+static uint32_t obj_size(const struct strata_kv *kv, const uint8_t *b, uint32_t n)
+{
+    (void)kv;
+    if (b[0] == KV_OBJ_MARK || b[0] == KV_OBJ_SEAL)
+        return KV_SHORT_LEN;
+    if (b[0] == KV_OBJ_COMMIT && n > KV_COMMIT_CTXLEN + 1u)
+        return KV_COMMIT_EXTRA + kv_commit_ctxlen(b);
+#ifdef KV_BASELINE
+    return kv_baseline_obj_size(kv, b, n);
+#else
+    return 0;
+#endif
+}
+
+int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
+{
+    uint32_t base = kv_unit_addr(kv, c->seg);
+    for (;;) {
+        uint32_t left = (uint32_t)kv->unit_size - c->off, n = left, size, crc = c->seq, i;
+        uint8_t s[4];
+        int rc;
+        if (n > KV_SHORT_LEN)
+            n = KV_SHORT_LEN;
+        if (n == 0)
+            return 0;
+        if ((rc = kv_fread(kv, base + c->off, o->b, n)) != 0)
+            return rc;
+        for (i = 0; i < n && o->b[i] == KV_OBJ_PAD; i++)
+            ;
+        if (i > 0) { /* padding: skip the zeros read */
+            c->off = (uint16_t)(c->off + i);
+            continue;
+        }
+        size = obj_size(kv, o->b, n);
+        if (size <= 4u || size > left)
+            return 0;
+        if (size <= n) {
+            crc = strata_crc32(crc, o->b, (size_t)(size - 4u));
+            memcpy(s, o->b + size - 4u, 4);
+        } else if ((rc = kv_scan_flash(kv, base + c->off, size - 4u, KV_SCAN_CRC, &crc)) != 0 ||
+                   (rc = kv_fread(kv, base + c->off + size - 4u, s, 4)) != 0) {
+            return rc;
+        }
+        if (strata_get_le32(s) != crc)
+            return 0;
+        o->off = c->off;
+        o->len = (uint16_t)size;
+        c->off = (uint16_t)(c->off + size);
+        return 1;
     }
 }
 
-/* 1 if the object at addr (size bytes, the first n of them in b) ends with its CRC. */
-static int obj_valid(struct strata_kv *kv, uint32_t addr, unsigned size, const uint8_t *b,
-                     unsigned n)
-{
-    uint8_t s[4];
-    uint32_t crc;
-    int rc;
-    if (size <= n)
-        return strata_get_le32(b + size - 4u) == strata_crc32(0, b, size - 4u);
-    if ((rc = kv_scan_flash(kv, addr, size - 4u, KV_SCAN_CRC, &crc)) != 0 ||
-        (rc = kv_fread(kv, addr + size - 4u, s, 4)) != 0)
-        return rc;
-    return strata_get_le32(s) == crc;
-}
-
-int kv_log_next(struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
+int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
 {
     for (;;) {
-        uint32_t seq = 0;
         int rc;
-        if (c->off + 3u <= kv->es) {
-            uint32_t addr = kv_unit_addr(kv, c->seg) + c->off;
-            unsigned n = (unsigned)kv->es - c->off;
-            uint32_t size;
-            if (n > KV_COMMIT_LEN)
-                n = KV_COMMIT_LEN;
-            if ((rc = kv_fread(kv, addr, o->b, n)) != 0)
-                return rc;
-            if (o->b[0] == 0x00) { /* padding: skip the zeros read */
-                for (size = 1; size < n && o->b[size] == 0x00; size++)
-                    ;
-                c->off = (uint16_t)(c->off + size);
-                continue;
-            }
-            if (o->b[0] != 0xFF) {
-                size = obj_size(o->b);
-                rc = size > 4u && c->off + size <= kv->es ? obj_valid(kv, addr, size, o->b, n) : 0;
-                if (rc < 0)
-                    return rc;
-                if (rc == 1) {
-                    o->type = o->b[0];
-                    o->seg = c->seg;
-                    o->off = c->off;
-                    o->len = (uint16_t)size;
-                    c->off = (uint16_t)(c->off + size);
-                    return 1;
-                }
-                c->dirty = 1;
-            }
-        }
-        if (c->seg == c->stop)
+        if (c->seg == kv->log_head && c->off >= kv->log_off)
             return 0;
-        c->seg = (uint8_t)((c->seg + 1u) % kv->cfg->log_units);
+        if ((rc = kv_log_next(kv, c, o)) != 0)
+            return rc;
+        if (c->seg == kv->log_head) /* (past padding) where kv_log_open found the end */
+            return c->off >= kv->log_off ? 0 : STRATA_ECORRUPT;
+        c->seg = (uint8_t)(c->seg + 1u == kv->cfg->log_units ? 0u : c->seg + 1u);
         c->seq++;
-        rc = kv_log_header(kv, c->seg, &seq);
-        if (rc <= 0 || seq != c->seq)
-            return rc < 0 ? rc : STRATA_ECORRUPT;
         c->off = KV_SEG_HDR;
-        c->dirty = 0;
     }
 }
 
-int kv_log_open(struct strata_kv *kv, struct kv_obj *commit)
+void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
 {
-    unsigned L = kv->cfg->log_units, s, back;
-    uint32_t seq = 0, head_seq = 0;
-    int have = 0, rc;
-    for (s = 0; s < L; s++) {
-        if ((rc = kv_log_header(kv, s, &seq)) < 0)
-            return rc;
-        if (rc == 1 && (!have || seq > head_seq)) {
-            have = 1;
-            head_seq = seq;
-            kv->log_head = (uint8_t)s;
-        }
-    }
-    kv->log_seq = head_seq;
-    for (back = 0; have && back < L; back++) {
-        struct kv_cursor c;
-        struct kv_obj o;
-        int found = 0;
-        s = (kv->log_head + L - back) % L;
-        if ((rc = kv_log_header(kv, s, &seq)) < 0)
-            return rc;
-        if (rc == 0 || seq != head_seq - back)
-            break;
-        memset(&c, 0, sizeof c);
-        c.seq = seq;
-        c.seg = c.stop = (uint8_t)s;
-        c.off = KV_SEG_HDR;
-        while ((rc = kv_log_next(kv, &c, &o)) == 1)
-            if (o.type == KV_OBJ_COMMIT) {
-                *commit = o;
-                found = 1;
-            }
-        if (rc < 0)
-            return rc;
-        if (found) {
-            kv->log_win = (uint8_t)s;
-            return 0;
-        }
-    }
-    return STRATA_EUNFORMATTED;
+    uint32_t L = kv->cfg->log_units;
+    c->seg = kv->log_win;
+    c->off = kv->ck_off;
+    c->seq = kv->log_seq - (kv->log_head + L - kv->log_win) % L;
 }
 
-static unsigned log_free(const struct strata_kv *kv)
+static uint32_t log_free(const struct strata_kv *kv)
 {
-    unsigned L = kv->cfg->log_units;
+    uint32_t L = kv->cfg->log_units;
     return L - 1u - (kv->log_head + L - kv->log_win) % L;
 }
 
-int kv_log_room(const struct strata_kv *kv, unsigned len, unsigned reserve)
+int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve)
 {
-    return (uint32_t)kv->log_off + len <= kv->es || log_free(kv) > reserve;
+    return kv->log_off + len <= kv->unit_size || log_free(kv) > reserve;
 }
 
-int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
+int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve)
 {
-    unsigned next = (kv->log_head + 1u) % kv->cfg->log_units;
-    uint8_t h[KV_SEG_HDR];
+    unsigned next = kv->log_head + 1u == kv->cfg->log_units ? 0u : kv->log_head + 1u;
     int rc;
-    if ((uint32_t)kv->log_off + len <= kv->es) /* 32 bits: log_off may be 0xFFFF */
+    if (kv->log_off + len <= kv->unit_size)
         return 0;
     if (log_free(kv) <= reserve)
         return STRATA_ENOSPC;
@@ -169,13 +135,7 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
     if (!(kv->log_clean & ((uint32_t)1 << next)) && (rc = kv_unit_clean(kv, next)) != 0)
         return rc;
     kv->log_clean &= ~((uint32_t)1 << next);
-    h[0] = 'K';
-    h[1] = 'V';
-    h[2] = STRATA_KV_VERSION;
-    h[3] = 0;
-    strata_put_le32(h + 4, kv->log_seq + 1u);
-    strata_put_le32(h + 8, strata_crc32(0, h, 8));
-    if ((rc = kv_fprog(kv, kv_unit_addr(kv, next), h, KV_SEG_HDR)) != 0)
+    if ((rc = kv_log_start(kv, next, kv->log_seq + 1u)) != 0)
         return rc;
     kv->log_head = (uint8_t)next;
     kv->log_seq++;
@@ -183,12 +143,12 @@ int kv_log_reserve(struct strata_kv *kv, unsigned len, unsigned reserve)
     return 0;
 }
 
-int kv_log_append(struct strata_kv *kv, uint8_t *obj, unsigned len, unsigned reserve)
+int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned reserve)
 {
     int rc = kv_log_reserve(kv, len, reserve);
     if (rc != 0)
         return rc;
-    strata_put_le32(obj + len - 4u, strata_crc32(0, obj, len - 4u));
+    strata_put_le32(obj + len - 4u, strata_crc32(kv->log_seq, obj, (size_t)(len - 4u)));
     rc = kv_fprog(kv, kv_unit_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);
@@ -209,36 +169,18 @@ int kv_log_recycle(struct strata_kv *kv)
     return 0;
 }
 
-int kv_log_seal(struct strata_kv *kv, uint16_t from)
+uint32_t kv_log_bytes(const struct strata_kv *kv)
 {
-    uint32_t base = kv_unit_addr(kv, kv->log_head), end = from, at;
-    uint8_t b[32];
-    /* the torn object ends at the last programmed byte of the segment */
-    for (at = from; at < kv->es; at += sizeof b) {
-        uint32_t n = kv->es - at < sizeof b ? kv->es - at : (uint32_t)sizeof b, i;
-        int rc = kv_fread(kv, base + at, b, n);
-        if (rc != 0)
-            return rc;
-        for (i = 0; i < n; i++)
-            if (b[i] != 0xFF)
-                end = at + i + 1u;
-    }
-    kv->log_off = (uint16_t)end;
-    return kv_scan_flash(kv, base + from, end - from, KV_SCAN_ZERO, NULL);
+    uint32_t L = kv->cfg->log_units, n = (kv->log_head + L - kv->log_win) % L;
+    return n * (kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
 }
 
-void kv_log_after(const struct strata_kv *kv, const struct kv_obj *commit, struct kv_cursor *c)
+uint32_t kv_log_window(const struct strata_kv *kv)
 {
-    unsigned L = kv->cfg->log_units;
-    memset(c, 0, sizeof *c);
-    c->seg = commit->seg;
-    c->stop = kv->log_head;
-    c->off = (uint16_t)(commit->off + commit->len);
-    c->seq = kv->log_seq - (kv->log_head + L - commit->seg) % L;
-}
-
-unsigned kv_log_bytes(const struct strata_kv *kv)
-{
-    unsigned L = kv->cfg->log_units, n = (kv->log_head + L - kv->log_win) % L;
-    return n * (kv->es - KV_SEG_HDR) + kv->log_off - KV_SEG_HDR;
+    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
+#ifdef KV_BASELINE
+    if (w < KV_BASELINE_WINDOW)
+        w = KV_BASELINE_WINDOW;
+#endif
+    return w;
 }

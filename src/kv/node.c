@@ -1,57 +1,58 @@
 /*
- * Reading nodes, boxes and records: the geometry of the quadtree, shared by inserts, scans and
- * restores. Nothing here writes.
+ * Reading nodes, boxes and records: the geometry of the quadtree, shared by inserts, scans, get
+ * and restores. Nothing here writes.
  */
 #include "kv_internal.h"
-
-int kv_slot(struct strata_kv *kv, unsigned part, uint16_t node, unsigned slot, uint16_t *v)
-{
-    uint8_t b[2];
-    int rc;
-    if (node >= kv->maxn || slot >= kv->slots)
-        return STRATA_ECORRUPT;
-    rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node) + 2u * slot, b, 2);
-    *v = strata_get_le16(b);
-    return rc;
-}
 
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole)
 {
-    uint8_t b[STRATA_KV_MAX_NODE];
-    unsigned S = kv->slots, t = S - kv->tsl, i, j;
-    uint32_t off = kv_node_off(kv, node);
+    uint8_t *b = kv->cfg->buffer;
+    unsigned S = kv->slots, t = S - kv->tail_slots, i, j;
+    uint32_t off = kv_node_off(kv, node), v;
     int rc;
     memset(ni, 0, sizeof *ni);
-    if (node >= kv->maxn)
+    if (node >= kv->max_nodes)
         return STRATA_ECORRUPT;
-    if ((rc = kv_io(kv)->read(kv, part, off + 2u * t, b + 2 * t, 2u * kv->tsl)) != 0)
+    if ((rc = kv_io_read(kv, part, off + 2u * t, b + 2u * t, 2u * kv->tail_slots)) != 0)
         return rc;
     /* the tail is the last entry written, a child pointer */
     for (i = S; i-- > t;) {
-        uint16_t v = strata_get_le16(b + 2 * i);
+        v = strata_get_le16(b + 2u * i);
         if (v == KV_FREE || v == 0)
             continue;
         if (v & KV_CHILD) {
             ni->tail = (uint16_t)i;
             ni->child = (uint16_t)(v & 0x7FFFu);
-            if (ni->child == 0 || ni->child >= kv->maxn)
+            if (ni->child == 0 || ni->child >= kv->max_nodes)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
-            for (j = 0; i >= t + KV_PIV(kv) && j + 1u <= KV_PIV(kv); j++)
-                ni->pivot[j] = strata_get_le16(b + 2 * (i - KV_PIV(kv) + j));
+            for (j = KV_PIV(kv); j > 0 && i >= t + KV_PIV(kv); j--)
+                ni->pivot[j - 1u] = (uint16_t)strata_get_le16(b + 2u * (i - 1u - KV_PIV(kv) + j));
         }
         break;
     }
     if (ni->child && !whole)
         return 0;
-    if ((rc = kv_io(kv)->read(kv, part, off, b, 2u * t)) != 0)
+    if ((rc = kv_io_read(kv, part, off, b, 2u * t)) != 0)
         return rc;
-    for (i = 1; i < S && strata_get_le16(b + 2 * i) != KV_FREE; i++)
-        if (strata_get_le16(b + 2 * i) != 0 && !(b[2 * i + 1] & 0x80))
+    for (i = 1; i < S && (v = strata_get_le16(b + 2u * i)) != KV_FREE; i++)
+        if (v != 0 && !(v & KV_CHILD))
             ni->live++;
     ni->w = (uint16_t)i;
     return 0;
+}
+
+unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain)
+{
+    (void)kv;
+    if (ni->child == 0)
+        return ni->w;
+    /* records end where the tail begins; after a regular (migrating) split the node's own
+     * pointers are stale, unless it was a chain split */
+    if (chain)
+        return ni->tail;
+    return KV_REGULAR(kv) ? 1u : ni->tail - KV_PIV(kv);
 }
 
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth)
@@ -66,6 +67,13 @@ int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsig
     return 1;
 }
 
+/* Where dimension j of box b splits: into [lo, p] and [p + 1, hi]. */
+static int32_t split_at(const struct strata_kv_box *b, const uint16_t *pivot, unsigned j)
+{
+    int32_t lo = b->lo[j];
+    return pivot ? (int32_t)pivot[j] - 32768 : lo + (b->hi[j] - lo) / 2;
+}
+
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                  unsigned k, struct strata_kv_box *out)
 {
@@ -73,15 +81,13 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     (void)kv;
     *out = *b;
     for (j = 0; j < KV_DIMS(kv); j++) {
-        int32_t lo = b->lo[j], hi = b->hi[j];
-        /* the box divides into [lo, p] and [p + 1, hi] */
-        int32_t p = pivot ? (int32_t)pivot[j] - 32768 : lo + (hi - lo) / 2;
-        if (lo == hi) {
+        int32_t p = split_at(b, pivot, j);
+        if (b->lo[j] == b->hi[j]) {
             if (k & (1u << j))
                 return 1; /* a single value does not split: the upper half is empty */
             continue;
         }
-        if (p < lo || p >= hi)
+        if (p < b->lo[j] || p >= b->hi[j])
             return STRATA_ECORRUPT;
         if (k & (1u << j))
             out->lo[j] = (int16_t)(p + 1);
@@ -91,15 +97,31 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     return 0;
 }
 
-unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
-                     const int16_t *v)
+unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b,
+                     const uint16_t *pivot, const int16_t *v)
 {
-    struct strata_kv_box c;
-    unsigned k;
-    for (k = 0; k + 1u < kv->grp; k++)
-        if (kv_child_box(kv, b, pivot, k, &c) == 0 && kv_meets(kv, c.lo, c.hi, v, v))
-            break;
+    unsigned k = 0, j;
+    (void)kv;
+    for (j = 0; j < KV_DIMS(kv); j++)
+        if (b->lo[j] != b->hi[j] && v[j] > split_at(b, pivot, j))
+            k |= 1u << j;
     return k;
+}
+
+int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
+            struct strata_kv_box *b, unsigned *depth, uint16_t *node)
+{
+    const uint16_t *pv = KV_PIV(kv) ? ni->pivot : NULL;
+    unsigned k;
+    *node = ni->child; /* a chain node continues its parent's box */
+    if (kv_is_chain(kv, b, *depth))
+        return 0;
+    k = kv_quadrant(kv, b, pv, v);
+    if (kv_child_box(kv, b, pv, k, b) != 0)
+        return STRATA_ECORRUPT;
+    (*depth)++;
+    *node = (uint16_t)(*node + k);
+    return 0;
 }
 
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
@@ -113,33 +135,49 @@ int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
     return 1;
 }
 
-void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
+void kv_domain(const struct strata_kv *kv, struct strata_kv_box *b)
 {
-    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
-    strata_put_le32(b, r->ts);
-    for (j = 0; j < d; j++)
-        strata_put_le16(b + 4 + 2 * j, (uint16_t)r->v[j]);
-    memset(b + 4 + 2 * d, 0, KV_PAYLOAD(kv));
-    if (r->payload)
-        memcpy(b + 4 + 2 * d, r->payload, KV_PAYLOAD(kv));
-    b[n] = (uint8_t)(strata_crc32(0, b, n) & 0x7Fu);
+    memcpy(b->lo, kv->cfg->lo, sizeof b->lo);
+    memcpy(b->hi, kv->cfg->hi, sizeof b->hi);
 }
 
-int kv_rec_read(struct strata_kv *kv, unsigned part, uint16_t ptr, struct strata_kv_record *r)
+/* The check byte: 7 bits of the record's CRC, never 0 (a zeroed record is a neutralised one),
+ * bit 7 clear (a written record is never all 0xFF). */
+static uint8_t rec_check(const uint8_t *b, uint32_t n)
+{
+    uint8_t c = (uint8_t)(strata_crc32(0, b, (size_t)n) & 0x7Fu);
+    return c ? c : 0x7Fu;
+}
+
+void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
+{
+    unsigned j, n = kv->rec_size - 1u, d = KV_DIMS(kv);
+    strata_put_le32(b + KV_REC_TS, r->ts);
+    for (j = 0; j < d; j++)
+        strata_put_le16(b + KV_REC_VALUES + 2u * j, (uint16_t)r->v[j]);
+    memset(b + KV_REC_VALUES + 2u * d, 0, KV_PAYLOAD(kv));
+    if (r->payload)
+        memcpy(b + KV_REC_VALUES + 2u * d, r->payload, KV_PAYLOAD(kv));
+    b[n] = rec_check(b, n);
+}
+
+int kv_rec_read(struct strata_kv *kv, unsigned part, uint32_t ptr, struct strata_kv_record *r)
 {
     uint8_t b[KV_MAX_REC];
-    unsigned j, n = kv->rs - 1u, d = KV_DIMS(kv);
+    unsigned j, n = kv->rec_size - 1u, d = KV_DIMS(kv);
     int rc;
-    if (ptr == 0 || (uint32_t)ptr * kv->rs > kv->psize)
+    if (ptr == 0 || ptr * kv->rec_size > kv->rec_end)
         return STRATA_ECORRUPT;
-    if ((rc = kv_io(kv)->read(kv, part, kv_rec_off(kv, ptr - 1u), b, kv->rs)) != 0)
+    if ((rc = kv_io_read(kv, part, kv_rec_off(kv, ptr - 1u), b, kv->rec_size)) != 0)
         return rc;
-    if (b[n] != (uint8_t)(strata_crc32(0, b, n) & 0x7Fu))
+    if (b[n] == 0)
+        return 1;
+    if (b[n] != rec_check(b, n))
         return STRATA_ECORRUPT;
-    r->ts = strata_get_le32(b);
+    r->ts = strata_get_le32(b + KV_REC_TS);
     for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
-        r->v[j] = (int16_t)(j < d ? strata_get_le16(b + 4 + 2 * j) : 0);
+        r->v[j] = (int16_t)(j < d ? strata_get_le16(b + KV_REC_VALUES + 2u * j) : 0u);
     if (r->payload)
-        memcpy(r->payload, b + 4 + 2 * d, KV_PAYLOAD(kv));
+        memcpy(r->payload, b + KV_REC_VALUES + 2u * d, KV_PAYLOAD(kv));
     return 0;
 }

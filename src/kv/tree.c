@@ -1,7 +1,6 @@
 /*
  * Insert into the quadtree: descend to the leaf whose box holds the values, split it when it holds
- * `cap` live records, append the record pointer. The same code serves the rollback store and the
- * benchmark baselines; every write goes through kv->io.
+ * `node_cap` live records, append the record pointer.
  *
  * A put is planned before anything is written (which leaf, how many nodes a split allocates) so
  * that a partition switch is decided on the logical space the put needs. Garbage left by discard
@@ -11,7 +10,7 @@
 #include "kv_internal.h"
 
 struct kv_plan {
-    uint16_t path[KV_PATH]; /* root .. target (a longer path keeps only its end) */
+    uint16_t path[KV_PATH]; /* the target (and, for the baselines, the nodes above it) */
     unsigned depth;         /* index of the target in path */
     struct strata_kv_box box;      /* the target's box */
     unsigned level;         /* quadrant splits above the target */
@@ -31,10 +30,9 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
 {
     uint32_t steps;
     memset(p, 0, sizeof *p);
-    p->path[0] = kv_io(kv)->root(kv, part);
-    memcpy(p->box.lo, kv->cfg->lo, sizeof p->box.lo);
-    memcpy(p->box.hi, kv->cfg->hi, sizeof p->box.hi);
-    for (steps = 0; steps <= kv->maxn; steps++) {
+    p->path[0] = kv_io_root(kv, part);
+    kv_domain(kv, &p->box);
+    for (steps = 0; steps <= kv->max_nodes; steps++) {
         struct kv_node ni;
         uint16_t next;
         int rc = kv_node_load(kv, part, p->path[p->depth], &ni, 0);
@@ -45,15 +43,8 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
             p->live = ni.live;
             return 0;
         }
-        next = ni.child; /* a chain node continues its parent's box */
-        if (!kv_is_chain(kv, &p->box, p->level)) {
-            const uint16_t *pv = KV_PIV(kv) ? ni.pivot : NULL;
-            unsigned k = kv_quadrant(kv, &p->box, pv, v);
-            if (kv_child_box(kv, &p->box, pv, k, &p->box) != 0)
-                return STRATA_ECORRUPT;
-            p->level++;
-            next = (uint16_t)(next + k);
-        }
+        if ((rc = kv_step(kv, &ni, v, &p->box, &p->level, &next)) != 0)
+            return rc;
         push(p, next);
     }
     return STRATA_ECORRUPT; /* a cycle */
@@ -76,20 +67,20 @@ struct pass {
 static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t node,
                 unsigned end)
 {
-    uint8_t b[STRATA_KV_MAX_NODE];
+    uint8_t *b = kv->cfg->buffer;
     unsigned i, j;
     int rc;
-    if ((rc = kv_io(kv)->read(kv, part, kv_node_off(kv, node), b, 2u * end)) != 0)
+    if ((rc = kv_io_read(kv, part, kv_node_off(kv, node), b, 2u * end)) != 0)
         return rc;
     for (i = 1; i < end; i++) {
         struct strata_kv_record r;
-        uint16_t ptr = strata_get_le16(b + 2 * i);
+        uint16_t ptr = (uint16_t)strata_get_le16(b + 2u * i);
         unsigned k;
         if (ptr == 0 || (ptr & KV_CHILD))
             continue;
         r.payload = NULL;
         if ((rc = kv_rec_read(kv, part, ptr, &r)) != 0)
-            return rc;
+            return rc < 0 ? rc : STRATA_ECORRUPT;
         if (!kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
             continue;
         for (j = 0; j < KV_DIMS(kv); j++)
@@ -99,7 +90,8 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
             k = kv_quadrant(kv, ps->parent, ps->pivot, r.v);
             if (ps->group) {
                 uint16_t child = (uint16_t)(ps->group + k);
-                if ((rc = kv_io(kv)->node_append(kv, &child, 0, 1u + ps->cnt[k], &ptr, 1)) != 0)
+                /* (a new node: the append neither marks nor touches the buffer) */
+                if ((rc = kv_io_node_append(kv, &child, 0, 1u + ps->cnt[k], &ptr, 1)) != 0)
                     return rc;
             }
             ps->cnt[k]++;
@@ -132,7 +124,6 @@ static void make_pivot(const struct strata_kv *kv, const struct strata_kv_box *b
  * target is the node that takes the new record. */
 static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int dry)
 {
-    const struct kv_io *io = kv_io(kv);
     unsigned part = kv_cur(kv), end = p->w;
     uint16_t leaf = p->path[p->depth];
     int regular = KV_REGULAR(kv);
@@ -151,12 +142,12 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             pivot = tail;
             n = KV_DIMS(kv);
         }
-        p->need += chain ? 1u : kv->grp;
-        if (!dry && (rc = io->group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
+        p->need += chain ? 1u : kv->group;
+        if (!dry && (rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
         if (!chain) {
             k = kv_quadrant(kv, &p->box, pivot, v);
-            if (regular) {
+            if (regular) { /* (dry: g is 0, the pass only counts) */
                 memset(&ps, 0, sizeof ps);
                 ps.box = ps.parent = &p->box;
                 ps.pivot = pivot;
@@ -166,7 +157,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             }
         }
         tail[n++] = (uint16_t)(KV_CHILD | g);
-        if (!dry && (rc = io->node_append(kv, p->path, depth, at, tail, n)) != 0)
+        if (!dry && (rc = kv_io_node_append(kv, p->path, depth, at, tail, n)) != 0)
             return rc;
         if (!chain) {
             if (kv_child_box(kv, &p->box, pivot, k, &p->box) != 0)
@@ -177,7 +168,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         p->w = (uint16_t)(1u + ps.cnt[k]);
         /* a regular split may fill the child: split it too (its records are read again from
          * the original leaf, restricted to the child's box) */
-        if (chain || !regular || ps.cnt[k] < kv->cap)
+        if (chain || !regular || ps.cnt[k] < kv->node_cap)
             return 0;
     }
 }
@@ -186,26 +177,26 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
  * between the areas so that a restore can find where each ends. */
 static int fits(const struct strata_kv *kv, unsigned need)
 {
-    uint32_t n = kv->st.pn + need, r = kv->st.pr + 1u;
-    uint32_t logical = (n - kv->st.gn) * kv->ns + (r - kv->st.gr) * kv->rs;
-    return logical + kv->cfg->garbage_reserve <= kv->psize &&
-           (n + 1u) * kv->ns + r * kv->rs <= kv->psize;
+    uint32_t n = (uint32_t)kv->st.nodes + need, r = kv->st.cur.records + 1u;
+    uint32_t logical = (n - kv->st.garbage_nodes) * kv->node_size +
+                       (r - kv->st.garbage_records) * kv->rec_size;
+    return logical + kv->cfg->garbage_reserve <= kv->rec_end &&
+           (n + 1u) * kv->node_size + r * kv->rec_size <= kv->rec_end;
 }
 
 static int plan(struct strata_kv *kv, const int16_t *v, struct kv_plan *p)
 {
     int rc = descend(kv, kv_cur(kv), v, p);
-    if (rc == 0 && p->live >= kv->cap) {
-        /* count the nodes the split will need (the path prefix stays as it is) */
-        struct strata_kv_box box = p->box;
-        unsigned depth = p->depth, level = p->level;
-        uint16_t w = p->w, leaf = p->path[depth];
+    if (rc != 0 || p->live < kv->node_cap)
+        return rc;
+    if (KV_REGULAR(kv)) {
+        /* a regular split may split the children it fills: count them with a dry run */
+        struct kv_plan keep = *p;
         rc = split(kv, p, v, 1);
-        p->box = box;
-        p->depth = depth;
-        p->level = level;
-        p->w = w;
-        p->path[depth] = leaf;
+        keep.need = p->need;
+        *p = keep;
+    } else {
+        p->need = kv_is_chain(kv, &p->box, p->level) ? 1u : kv->group;
     }
     return rc;
 }
@@ -218,22 +209,23 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
     int rc;
     if (!kv_meets(kv, kv->cfg->lo, kv->cfg->hi, rec->v, rec->v))
         return STRATA_EINVAL;
-    kv_rec_encode(kv, rec, b);
     if ((rc = plan(kv, rec->v, &p)) != 0)
         return rc;
     if (!fits(kv, p.need)) {
-        if ((rc = kv_io(kv)->full(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
+        if ((rc = kv_io_full(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
             return rc;
         if (!fits(kv, p.need))
             return STRATA_ENOSPC;
     }
-    ptr = (uint16_t)(kv->st.pr + 1u);
-    if ((rc = kv_io(kv)->rec_append(kv, b)) != 0)
+    ptr = (uint16_t)(kv->st.cur.records + 1u);
+    kv_rec_encode(kv, rec, b);
+    if ((rc = kv_io_rec_append(kv, b)) != 0)
         return rc;
     if (p.need && (rc = split(kv, &p, rec->v, 0)) != 0)
         return rc;
-    if ((rc = kv_io(kv)->node_append(kv, p.path, p.depth, p.w, &ptr, 1)) != 0)
+    if ((rc = kv_io_node_append(kv, p.path, p.depth, p.w, &ptr, 1)) != 0)
         return rc;
     kv->st.nrec[kv_cur(kv)]++;
+    kv_summary_add(kv, rec);
     return 0;
 }

@@ -6,7 +6,10 @@
  */
 #include "kv_internal.h"
 
-#define ENTRY 12u
+static uint32_t data_unit(const struct strata_kv *kv)
+{
+    return kv->cfg->log_units;
+}
 
 static uint32_t hdr_addr(const struct strata_kv *kv)
 {
@@ -16,17 +19,15 @@ static uint32_t hdr_addr(const struct strata_kv *kv)
 /* CRC of an entry's bytes but its done byte (programmed later) and its CRC. */
 static uint32_t entry_crc(const uint8_t *e)
 {
-    uint8_t t[7];
-    t[0] = e[0];
-    memcpy(t + 1, e + 2, 6);
-    return strata_crc32(0, t, 7);
+    return strata_crc32(strata_crc32(0, e, KV_UNDO_DONE), e + KV_UNDO_UNIT,
+                        KV_UNDO_CRC - KV_UNDO_UNIT);
 }
 
 /* Bytes of the image up to its last programmed one. */
 static uint32_t used(const struct strata_kv *kv, const uint8_t *img)
 {
-    uint32_t n = kv->es;
-    while (n > 0 && img[n - 1] == 0xFF)
+    uint32_t n = kv->unit_size;
+    while (n > 0 && img[n - 1u] == 0xFF)
         n--;
     return n;
 }
@@ -40,7 +41,7 @@ static int write_back(struct strata_kv *kv, uint32_t unit, const uint8_t *img, u
         (rc = kv_fprog(kv, kv_unit_addr(kv, unit), img, used(kv, img))) != 0)
         return rc;
     kv->restored.units_restored++;
-    return kv_fprog(kv, entry + 1u, &done, 1);
+    return kv_fprog(kv, entry + KV_UNDO_DONE, &done, 1);
 }
 
 /* Walk the HDR entries up to the first erased one. With `at` NULL, complete every pending one
@@ -48,32 +49,32 @@ static int write_back(struct strata_kv *kv, uint32_t unit, const uint8_t *img, u
  * or holds a torn entry (no entry is pending then: restores complete them first). */
 static int entries(struct strata_kv *kv, uint32_t *at)
 {
-    uint8_t e[ENTRY], *img = kv->cfg->buffer;
+    uint8_t e[KV_UNDO_LEN], *img = kv->cfg->buffer;
     uint32_t a, first = kv_part_unit(kv, 0), unit, i, ff;
     int rc;
-    for (a = 0; a + ENTRY <= kv->es; a += ENTRY) {
-        if ((rc = kv_fread(kv, hdr_addr(kv) + a, e, ENTRY)) != 0)
+    for (a = 0; a + KV_UNDO_LEN <= kv->unit_size; a += KV_UNDO_LEN) {
+        if ((rc = kv_fread(kv, hdr_addr(kv) + a, e, KV_UNDO_LEN)) != 0)
             return rc;
-        for (i = 0, ff = 0xFF; i < ENTRY; i++)
+        for (i = 0, ff = 0xFF; i < KV_UNDO_LEN; i++)
             ff &= e[i];
         if (ff == 0xFF) {
             if (at)
                 *at = a;
             return 0;
         }
-        if (e[0] != 'U' || strata_get_le32(e + 8) != entry_crc(e)) {
+        if (e[KV_UNDO_TAG] != 'U' || strata_get_le32(e + KV_UNDO_CRC) != entry_crc(e)) {
             if (at)
                 break;
             continue;
         }
-        unit = strata_get_le16(e + 2);
-        if (at || e[1] != 0xFF)
+        unit = strata_get_le16(e + KV_UNDO_UNIT);
+        if (at || e[KV_UNDO_DONE] != 0xFF)
             continue;
         if (unit < first || unit >= first + (uint32_t)kv->cfg->partitions * kv->cfg->partition_units)
             return STRATA_ECORRUPT;
-        if ((rc = kv_fread(kv, kv_unit_addr(kv, kv->cfg->log_units), img, kv->es)) != 0)
+        if ((rc = kv_fread(kv, kv_unit_addr(kv, data_unit(kv)), img, kv->unit_size)) != 0)
             return rc;
-        if (strata_crc32(0, img, kv->es) != strata_get_le32(e + 4))
+        if (strata_crc32(0, img, kv->unit_size) != strata_get_le32(e + KV_UNDO_IMAGE))
             return STRATA_ECORRUPT;
         if ((rc = write_back(kv, unit, img, hdr_addr(kv) + a)) != 0)
             return rc;
@@ -92,62 +93,52 @@ int kv_undo_pending(struct strata_kv *kv)
 static int save_and_write(struct strata_kv *kv, uint32_t unit, const uint8_t *img)
 {
     uint32_t at;
-    uint8_t e[ENTRY];
+    uint8_t e[KV_UNDO_LEN];
     int rc;
-    if ((rc = kv_unit_clean(kv, kv->cfg->log_units)) != 0 ||
-        (rc = kv_fprog(kv, kv_unit_addr(kv, kv->cfg->log_units), img, used(kv, img))) != 0 ||
+    if ((rc = kv_unit_clean(kv, data_unit(kv))) != 0 ||
+        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, used(kv, img))) != 0 ||
         (rc = entries(kv, &at)) != 0)
         return rc;
-    e[0] = 'U';
-    e[1] = 0xFF;
-    strata_put_le16(e + 2, unit);
-    strata_put_le32(e + 4, strata_crc32(0, img, kv->es));
-    strata_put_le32(e + 8, entry_crc(e));
-    if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, ENTRY)) != 0)
+    e[KV_UNDO_TAG] = 'U';
+    e[KV_UNDO_DONE] = 0xFF;
+    strata_put_le16(e + KV_UNDO_UNIT, unit);
+    strata_put_le32(e + KV_UNDO_IMAGE, strata_crc32(0, img, kv->unit_size));
+    strata_put_le32(e + KV_UNDO_CRC, entry_crc(e));
+    if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, KV_UNDO_LEN)) != 0)
         return rc;
     return write_back(kv, unit, img, hdr_addr(kv) + at);
 }
 
-/* Set [lo, hi) of the image (partition offsets, the image starts at `base`) to 0xFF; 1 if that
- * changed anything. */
-static int drop(const struct strata_kv *kv, uint8_t *img, uint32_t base, uint32_t lo,
-                uint32_t hi)
+/* Erase [lo, hi) (partition offsets) in the image of the unit at `base`; 1 if that changed it. */
+static int drop(const struct strata_kv *kv, uint8_t *img, uint32_t base, uint32_t lo, uint32_t hi)
 {
+    uint32_t i;
     int changed = 0;
-    if (lo < base)
-        lo = base;
-    if (hi > base + kv->es)
-        hi = base + kv->es;
-    for (; lo < hi; lo++) {
-        changed |= img[lo - base] != 0xFF;
-        img[lo - base] = 0xFF;
-    }
+    for (i = 0; i < kv->unit_size; i++)
+        if (base + i >= lo && base + i < hi && img[i] != 0xFF) {
+            img[i] = 0xFF;
+            changed = 1;
+        }
     return changed;
 }
 
-int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, const struct kv_obj *commit,
-                 int areas)
+int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi)
 {
     uint8_t *img = kv->cfg->buffer;
-    uint32_t base = unit * kv->es, N = kv->ns;
+    uint32_t base = unit * kv->unit_size;
     struct kv_cursor c;
     struct kv_obj o;
-    int changed = 0, rc;
-    if ((rc = kv_read_part(kv, part, base, img, kv->es)) != 0)
+    int changed, rc;
+    if ((rc = kv_read_part(kv, part, base, img, kv->unit_size)) != 0)
         return rc;
-    /* the gap between the two areas at the checkpoint (only when undoing the areas, far end
-     * first, so that what remains of the garbage stays contiguous), and every node's post-mark
-     * slots */
-    if (areas)
-        changed = drop(kv, img, base, kv->ck_pn * N, kv->psize - (uint32_t)kv->ck_pr * kv->rs);
-    kv_log_after(kv, commit, &c);
-    while ((rc = kv_log_next(kv, &c, &o)) == 1) {
-        uint32_t node = strata_get_le16(o.b + 1), slot = o.b[3];
-        if (o.type != KV_OBJ_NODE || node >= kv->ck_pn)
-            continue;
-        if (slot == 0 || slot >= kv->slots)
-            return STRATA_ECORRUPT;
-        changed |= drop(kv, img, base, node * N + 2u * slot, (node + 1u) * N);
+    changed = drop(kv, img, base, lo, hi);
+    /* and what every mark says was written after the checkpoint, so that one rebuild serves all
+     * the unit's marked nodes (restore.c checked the marks) */
+    kv_log_after(kv, &c);
+    while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
+        uint32_t off = kv_node_off(kv, kv_mark_node(o.b));
+        if (o.b[0] == KV_OBJ_MARK)
+            changed |= drop(kv, img, base, off + 2u * kv_mark_slot(o.b), off + kv->node_size);
     }
     if (rc < 0)
         return rc;

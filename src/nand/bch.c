@@ -17,35 +17,58 @@
 
 #define MAX_T 8u
 
-static const uint32_t *table_of(uint32_t t)
-{
-    return t == 4 ? nand_bch4_table : nand_bch8_table;
-}
-
 static uint32_t words_of(uint32_t t)
 {
     return (13u * t + 31u) / 32u;
 }
 
-/* One LFSR step over 4 message bits (u: the first bit in bit 3). */
-static void lfsr_nibble(uint32_t *r, uint32_t words, const uint32_t *table, uint32_t u)
+/* The LFSR over a run of message bytes, 4 bits per step: the remainder stays in locals (two
+ * words for t = 4, four for t = 8) so that on a Cortex-M0 a step is a dozen instructions. Step
+ * with u (the next 4 bits, first in bit 3): r = (r << 4) ^ table[top 4 bits of r ^ u]. */
+static void feed_t4(uint32_t *r, const uint8_t *p, uint32_t len)
 {
-    const uint32_t *e = table + ((r[0] >> 28) ^ u) * words;
-    uint32_t i;
-    for (i = 0; i + 1 < words; i++)
-        r[i] = (r[i] << 4 | r[i + 1] >> 28) ^ e[i];
-    r[words - 1] = (r[words - 1] << 4) ^ e[words - 1];
+    uint32_t r0 = r[0], r1 = r[1], i;
+    for (i = 0; i < len; i++) {
+        const uint32_t *e = nand_bch4_table + 2u * ((r0 >> 28) ^ ((uint32_t)p[i] >> 4));
+        r0 = (r0 << 4 | r1 >> 28) ^ e[0];
+        r1 = (r1 << 4) ^ e[1];
+        e = nand_bch4_table + 2u * ((r0 >> 28) ^ ((uint32_t)p[i] & 0xFu));
+        r0 = (r0 << 4 | r1 >> 28) ^ e[0];
+        r1 = (r1 << 4) ^ e[1];
+    }
+    r[0] = r0;
+    r[1] = r1;
+}
+
+static void feed_t8(uint32_t *r, const uint8_t *p, uint32_t len)
+{
+    uint32_t r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], i, k;
+    for (i = 0; i < len; i++) {
+        for (k = 0; k < 2u; k++) {
+            uint32_t u = k == 0 ? (uint32_t)p[i] >> 4 : (uint32_t)p[i] & 0xFu;
+            const uint32_t *e = nand_bch8_table + 4u * ((r0 >> 28) ^ u);
+            r0 = (r0 << 4 | r1 >> 28) ^ e[0];
+            r1 = (r1 << 4 | r2 >> 28) ^ e[1];
+            r2 = (r2 << 4 | r3 >> 28) ^ e[2];
+            r3 = (r3 << 4) ^ e[3];
+        }
+    }
+    r[0] = r0;
+    r[1] = r1;
+    r[2] = r2;
+    r[3] = r3;
 }
 
 void nand_bch_feed(uint32_t t, struct nand_ecc_state *st, const uint8_t *p, uint32_t len)
 {
-    const uint32_t *table = table_of(t);
-    uint32_t words = words_of(t), i;
-    for (i = 0; i < len; i++) {
-        st->x ^= p[i];
-        lfsr_nibble(st->r, words, table, (uint32_t)p[i] >> 4);
-        lfsr_nibble(st->r, words, table, (uint32_t)p[i] & 0xFu);
-    }
+    uint32_t i, x = st->x;
+    for (i = 0; i < len; i++)
+        x ^= p[i];
+    st->x = x;
+    if (t == 4)
+        feed_t4(st->r, p, len);
+    else
+        feed_t8(st->r, p, len);
     st->pos += len;
 }
 

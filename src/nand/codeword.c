@@ -46,8 +46,9 @@ static uint32_t check_word(const struct strata_nand *nand, const uint8_t *data, 
 
 static int software_ecc(const struct strata_nand *nand)
 {
-    return nand->layout.ecc == STRATA_NAND_ECC_HAMMING || nand->layout.ecc == STRATA_NAND_ECC_BCH4 ||
-           nand->layout.ecc == STRATA_NAND_ECC_BCH8;
+    uint32_t ecc = nand->layout.ecc;
+    return ecc == STRATA_NAND_ECC_HAMMING || ecc == STRATA_NAND_ECC_BCH4 ||
+           ecc == STRATA_NAND_ECC_BCH8;
 }
 
 void nand_cw_encode(struct strata_nand *nand, uint32_t c, const uint8_t *data, const uint8_t *oob)

@@ -103,7 +103,9 @@ static int read_span(struct strata_nand *nand, const struct span *sp, uint8_t *d
         info->erased = res.erased;
         info->failed = res.failed;
     }
-    nand->stats.corrected_bits += res.sum;
+    /* a CAP_HW_ECC device reports only its largest count per codeword: count that, once */
+    nand->stats.corrected_bits +=
+        nand->layout.ecc == STRATA_NAND_ECC_DEVICE ? res.max_data : res.sum;
     all = (((uint32_t)2 << ((sp->first + sp->count - 1u) / per)) - 1u) &
           ~(((uint32_t)1 << (sp->first / per)) - 1u);
     if (res.failed != 0) {

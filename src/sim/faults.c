@@ -63,11 +63,41 @@ void sim_power_fail(struct strata_sim *sim)
     sim->cut_op = 0;
     sim->cut_bytes = 0;
     sim->stats.power_cuts++;
+    if (sim->tearing) { /* the torn operation is over: back to the device's own generator */
+        sim->rng = sim->saved_rng;
+        sim->tearing = 0;
+    }
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint64_t sim_seed_rng(uint64_t seed)
+{
+    return splitmix64(seed) | 1u;
+}
+
+/* With a tear seed, the operation being cut draws its tear from its own generator (restored in
+ * sim_power_fail), so the tear depends on the seed alone, not on the device's history. */
+static struct sim_cut cut_begins(struct strata_sim *sim)
+{
+    struct sim_cut c = {1, 0, 0};
+    if (sim->tear_seed != 0 && !sim->tearing) {
+        sim->saved_rng = sim->rng;
+        sim->rng = sim_seed_rng(sim->tear_seed);
+        sim->tearing = 1;
+    }
+    return c;
 }
 
 static struct sim_cut cut_at(struct strata_sim *sim, uint32_t len)
 {
-    struct sim_cut c = {1, 0, 0};
+    struct sim_cut c = cut_begins(sim);
     switch (sim->tear) {
     case STRATA_SIM_TEAR_BEFORE:
         break;
@@ -92,8 +122,7 @@ struct sim_cut sim_cut_decide(struct strata_sim *sim, const struct strata_sim_op
         return cut_at(sim, op->len);
     if (sim->cut_bytes != 0) {
         if (sim->cut_bytes <= op->len) {
-            struct sim_cut c;
-            c.cut = 1;
+            struct sim_cut c = cut_begins(sim);
             c.pos = (uint32_t)sim->cut_bytes;
             c.partial = c.pos < op->len;
             return c;
@@ -131,8 +160,8 @@ void sim_read_flips(struct strata_sim *sim, uint8_t *buf, uint32_t len)
     }
 }
 
-/* Bitwise program cut at cut.pos: the prefix lands, the cut byte loses a random subset of the
- * bits it was clearing. */
+/* Bitwise program cut at cut.pos, byte by byte: the prefix lands, the cut byte loses a random
+ * subset of the bits it was clearing. */
 void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
                       struct sim_cut cut)
 {
@@ -145,6 +174,65 @@ void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, 
     }
 }
 
+/* Bits of `clearing` that made it, each with probability `density`. */
+static uint8_t some_bits(struct strata_sim *sim, uint8_t clearing, double density)
+{
+    uint8_t got = 0, bit;
+    for (bit = 1; bit != 0 && clearing != 0; bit = (uint8_t)(bit << 1))
+        if ((clearing & bit) && rand_unit(sim) < density)
+            got |= bit;
+    return got;
+}
+
+/* Bitwise program over `len` bytes starting `offset` bytes into a device page of `page_size`,
+ * cut at cut.pos (see sim_cut): the device programs before the cut page completed; the cut page,
+ * whose cells program in parallel, holds any subset of the bits it was clearing (at a density
+ * drawn per tear, so tears from barely begun to nearly done all occur); later pages untouched. */
+void sim_tear_subset(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
+                     uint32_t offset, uint32_t page_size, struct sim_cut cut)
+{
+    uint32_t lo, hi, i;
+    double density;
+    if (!cut.partial || cut.pos >= len) { /* a clean cut between two device programs */
+        for (i = 0; i < cut.pos && i < len; i++)
+            dst[i] &= src[i];
+        return;
+    }
+    lo = (offset + cut.pos) / page_size * page_size;
+    lo = lo > offset ? lo - offset : 0;
+    hi = lo + page_size - (lo == 0 ? offset % page_size : 0);
+    hi = hi < len ? hi : len;
+    for (i = 0; i < lo; i++)
+        dst[i] &= src[i];
+    density = rand_unit(sim);
+    for (i = lo; i < hi; i++)
+        dst[i] &= (uint8_t) ~some_bits(sim, (uint8_t)(dst[i] & ~src[i]), density);
+}
+
+struct sim_bit sim_pick_clearing(struct strata_sim *sim, const uint8_t *dst, const uint8_t *src,
+                                 uint32_t len)
+{
+    struct sim_bit b = {0, 0};
+    uint32_t i, candidates = 0;
+    for (i = 0; i < len; i++) {
+        uint8_t clearing = (uint8_t)(dst[i] & ~src[i]);
+        if (clearing != 0 && sim_rand_below(sim, ++candidates) == 0) { /* reservoir: uniform */
+            b.at = i;
+            b.mask = (uint8_t)(clearing & (uint8_t)-(int)clearing); /* its lowest clearing bit */
+        }
+    }
+    return b;
+}
+
+void sim_keep_unfinished(uint8_t *dst, const uint8_t *src, uint32_t len, struct sim_bit b)
+{
+    uint32_t i;
+    for (i = 0; i < len; i++)
+        if (dst[i] & ~src[i])
+            return; /* some bit the program was clearing still reads 1 */
+    if (b.mask != 0)
+        dst[b.at] |= b.mask;
+}
 /* A NAND page program cut in the middle: the cells being programmed got only part of their
  * charge, so some bits this program was clearing still read 1 (at least one, if it was clearing
  * any). Cells the program leaves alone (data bit 1) are inhibited and keep their state, so data of
@@ -152,24 +240,18 @@ void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, 
 void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len)
 {
     double progress = rand_unit(sim);
-    uint32_t i, wrong = 0, candidates = 0, pick = 0;
-    uint8_t pick_bits = 0;
+    struct sim_bit keep = sim_pick_clearing(sim, dst, src, len);
+    uint32_t i;
     for (i = 0; i < len; i++) {
         uint8_t clearing = (uint8_t)(dst[i] & ~src[i]);
         uint8_t got = (uint8_t)(dst[i] & src[i]);
         if (clearing == 0)
             continue;
-        if (sim_rand_below(sim, ++candidates) == 0) { /* reservoir: a uniform clearing byte */
-            pick = i;
-            pick_bits = clearing;
-        }
         if (rand_unit(sim) >= progress)
             got |= (uint8_t)(clearing & (uint8_t)sim_rand(sim));
-        wrong += got != (uint8_t)(dst[i] & src[i]);
         dst[i] = got;
     }
-    if (wrong == 0 && candidates > 0)
-        dst[pick] |= (uint8_t)(pick_bits & (uint8_t)-(int)pick_bits); /* its lowest clearing bit */
+    sim_keep_unfinished(dst, src, len, keep);
 }
 
 /* An erase cut at cut.pos of len: that fraction of bytes erased, the others still holding some

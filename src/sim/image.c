@@ -103,6 +103,7 @@ static void write_header(const struct strata_sim *sim, uint8_t *h)
     put_le(h + 56, sim->cfg.factory_bad, 4);
     put_le(h + 60, sim->cfg.wear_limit, 4);
     put_le(h + 64, sim->cfg.wear_spread, 4);
+    put_le(h + 68, (uint64_t)sim->cfg.tear_model, 4);
     memcpy(&rate_bits, &sim->cfg.read_flip_rate, 8);
     put_le(h + 72, rate_bits, 8);
     put_le(h + 80, sim->cfg.seed, 8);
@@ -210,6 +211,9 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
     cfg.options = (uint32_t)get_le(h + 52, 4);
     cfg.wear_limit = (uint32_t)get_le(h + 60, 4);
     cfg.wear_spread = (uint32_t)get_le(h + 64, 4);
+    if (get_le(h + 68, 4) > STRATA_SIM_TEAR_MODEL_SUBSET)
+        return STRATA_ECORRUPT;
+    cfg.tear_model = (enum strata_sim_tear_model)get_le(h + 68, 4);
     rate_bits = get_le(h + 72, 8);
     memcpy(&cfg.read_flip_rate, &rate_bits, 8);
     cfg.seed = get_le(h + 80, 8);
@@ -231,16 +235,23 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
 static int states_plausible(const struct strata_sim *sim)
 {
     uint32_t units = sim->flash.geo.erase_count, nop = sim->flash.geo.nop, i;
+    /* only NAND has bad blocks: elsewhere a unit can be worn, never (factory) bad */
+    uint8_t reachable = sim->profile->kind == STRATA_SIM_NAND ? UNIT_BAD | UNIT_WORN : UNIT_WORN;
     if (sim->cfg.options & ~(uint32_t)(STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION))
         return 0;
     for (i = 0; i < units; i++)
-        if (sim->unit_state[i] & ~(UNIT_BAD | UNIT_WORN))
+        if (sim->unit_state[i] & ~reachable)
             return 0;
     for (i = 0; sim->page_progs && i < sim->page_count; i++)
         if (sim->page_progs[i] != PAGE_TORN && nop != 0 && sim->page_progs[i] > nop)
             return 0;
     for (i = 0; sim->top_page && i < units; i++)
         if (sim->top_page[i] < -1 || sim->top_page[i] >= (int32_t)sim->pages_per_unit)
+            return 0;
+    /* a block's top page is the highest page programmed (or torn) since its erase */
+    for (i = 0; sim->page_progs && i < sim->page_count; i++)
+        if (sim->page_progs[i] != 0 &&
+            (int32_t)(i % sim->pages_per_unit) > sim->top_page[i / sim->pages_per_unit])
             return 0;
     return 1;
 }

@@ -10,8 +10,18 @@
 
 #include "strata/powercut.h"
 
+/* How one cut point is cut: WAY_BEFORE (the operation never starts), WAY_AFTER (it completes,
+ * then power fails), or n >= 1: torn by the n-th tear of the point. */
+#define WAY_BEFORE 0u
+#define WAY_AFTER UINT32_MAX
+
+struct pc_cut {
+    uint64_t op; /* the op-th mutating operation of its phase, >= 1 */
+    uint32_t way;
+};
+
 struct pc_case {
-    uint64_t cuts[STRATA_POWERCUT_MAX_DEPTH];
+    struct pc_cut cuts[STRATA_POWERCUT_MAX_DEPTH];
     unsigned depth;
 };
 
@@ -60,9 +70,38 @@ static void format_id(const struct strata_powercut_test *t, const struct pc_case
     unsigned i;
     if (c->depth == 0)
         snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "0");
-    for (i = 0; i < c->depth; i++)
-        n = advance(n, snprintf(out + n, STRATA_POWERCUT_ID_MAX - n,
-                                i ? ".%" PRIu64 : "%" PRIu64, c->cuts[i]));
+    for (i = 0; i < c->depth; i++) {
+        const struct pc_cut *k = &c->cuts[i];
+        n = advance(n, snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "%s%" PRIu64, i ? "." : "",
+                                k->op));
+        if (k->way == WAY_BEFORE || k->way == WAY_AFTER)
+            n = advance(n, snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "%c",
+                                    k->way == WAY_BEFORE ? 'b' : 'a'));
+        else
+            n = advance(n, snprintf(out + n, STRATA_POWERCUT_ID_MAX - n, "t%" PRIu32, k->way));
+    }
+}
+
+/* One cut point of an id: the operation number and its way; *p moves past it. */
+static int parse_cut(const char **p, struct pc_cut *k)
+{
+    char *end;
+    k->op = strtoull(*p, &end, 10);
+    if (end == *p || **p < '0' || **p > '9')
+        return STRATA_EINVAL;
+    k->way = 1; /* a bare number: the first tear */
+    if (*end == 'b' || *end == 'a') {
+        k->way = *end == 'b' ? WAY_BEFORE : WAY_AFTER;
+        end++;
+    } else if (*end == 't') {
+        const char *q = end + 1;
+        unsigned long long n = strtoull(q, &end, 10);
+        if (end == q || *q < '0' || *q > '9' || n == 0 || n >= WAY_AFTER)
+            return STRATA_EINVAL;
+        k->way = (uint32_t)n;
+    }
+    *p = end;
+    return 0;
 }
 
 static int parse_id(const struct strata_powercut_test *t, const char *id, struct pc_case *c)
@@ -77,20 +116,18 @@ static int parse_id(const struct strata_powercut_test *t, const char *id, struct
         return STRATA_EINVAL;
     p = end + 1;
     c->depth = 0;
+    if (strcmp(p, "0") == 0)
+        return 0; /* the uncut case */
     for (;;) {
-        uint64_t k = strtoull(p, &end, 10);
-        if (end == p)
-            return STRATA_EINVAL;
-        if (k == 0 && c->depth == 0 && *end == '\0')
-            return 0; /* the uncut case */
-        if (k == 0 || c->depth == STRATA_POWERCUT_MAX_DEPTH)
+        struct pc_cut k;
+        if (c->depth == STRATA_POWERCUT_MAX_DEPTH || parse_cut(&p, &k) != 0 || k.op == 0)
             return STRATA_EINVAL;
         c->cuts[c->depth++] = k;
-        if (*end == '\0')
+        if (*p == '\0')
             return 0;
-        if (*end != '.')
+        if (*p != '.')
             return STRATA_EINVAL;
-        p = end + 1;
+        p++;
     }
 }
 
@@ -122,12 +159,33 @@ static int check_rules(const struct strata_sim *sim, struct strata_powercut_repo
                 strata_sim_last_violation(sim));
 }
 
-static int run_phase_cut(const struct strata_powercut_test *t, struct strata_sim *sim,
-                         uint64_t cut, int recovering, struct strata_powercut_report *r)
+/* The seed of one tear: a function of the campaign seed and where the cut is, nothing else. */
+static uint64_t tear_seed(const struct strata_powercut_test *t, unsigned depth,
+                          const struct pc_cut *k)
 {
+    return mix(mix(mix(t->seed ^ 0x7EA5u) + depth) + k->op) + k->way;
+}
+
+/* Arm the device to cut its k->op-th mutating operation from now, the way k says. */
+static void arm(const struct strata_powercut_test *t, struct strata_sim *sim, unsigned depth,
+                const struct pc_cut *k)
+{
+    strata_sim_set_tear(sim, k->way == WAY_BEFORE  ? STRATA_SIM_TEAR_BEFORE
+                             : k->way == WAY_AFTER ? STRATA_SIM_TEAR_AFTER
+                                                   : STRATA_SIM_TEAR_RANDOM);
+    strata_sim_set_tear_seed(sim, tear_seed(t, depth, k));
+    strata_sim_cut_at_op(sim, k->op);
+}
+
+static int run_phase_cut(const struct strata_powercut_test *t, struct strata_sim *sim,
+                         const struct pc_case *c, unsigned depth,
+                         struct strata_powercut_report *r)
+{
+    int recovering = depth > 0;
+    uint64_t cut = c->cuts[depth].op;
     const char *phase = recovering ? "recovery" : "workload";
     int rc;
-    strata_sim_cut_at_op(sim, cut);
+    arm(t, sim, depth, &c->cuts[depth]);
     rc = recovering ? t->recover(sim, t->arg) : t->workload(sim, t->arg);
     if (check_rules(sim, r, phase))
         return r->rc;
@@ -161,7 +219,6 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
         return fail(r, STRATA_ENOMEM, "out of memory cloning the device");
     if (t->reset)
         t->reset(t->arg);
-    strata_sim_set_tear(sim, t->tear);
     m0 = strata_sim_mutations(sim);
     if (c->depth == 0) {
         rc = t->workload(sim, t->arg);
@@ -170,12 +227,12 @@ static int run_case(const struct strata_powercut_test *t, const struct strata_si
         else if (rc != 0)
             fail(r, rc, "workload failed without power cuts: %d (%s)", rc, strata_strerror(rc));
     } else {
-        rc = run_phase_cut(t, sim, c->cuts[0], 0, r);
+        rc = run_phase_cut(t, sim, c, 0, r);
     }
     out->workload_ops = strata_sim_mutations(sim) - m0;
     for (i = 1; rc == 0 && !done && i < c->depth; i++) {
         strata_sim_reboot(sim);
-        rc = run_phase_cut(t, sim, c->cuts[i], 1, r);
+        rc = run_phase_cut(t, sim, c, i, r);
         if (rc == 1) {
             rc = 0;
             done = 1;
@@ -208,37 +265,96 @@ static int report_failure(const struct strata_powercut_test *t, const struct pc_
     return r->rc;
 }
 
-/* Cut during each of the workload's operations (or a stratified sample), then deeper into
+/* The ways a cut point is cut in this campaign: way_at(t, 0 .. ways(t)-1). */
+static uint32_t ways(const struct strata_powercut_test *t)
+{
+    if (t->tear != STRATA_SIM_TEAR_RANDOM)
+        return 1;
+    return 1 + (t->tears ? t->tears : STRATA_POWERCUT_TEARS_DEFAULT);
+}
+
+static uint32_t way_at(const struct strata_powercut_test *t, uint32_t i)
+{
+    if (t->tear == STRATA_SIM_TEAR_AFTER)
+        return WAY_AFTER;
+    return i; /* 0 = before, then the tears */
+}
+
+/* The i-th of `count` stratified picks in [1, n]: one in each of `count` equal slices
+ * (i*n/count, (i+1)*n/count], distinct because count <= n makes each slice at least one wide. */
+static uint64_t stratified(uint64_t i, uint64_t count, uint64_t n, uint64_t *rng)
+{
+    uint64_t lo = i * n / count, hi = (i + 1) * n / count;
+    *rng = mix(*rng);
+    return count >= n ? i + 1 : lo + 1 + *rng % (hi - lo);
+}
+
+/* Run case c (depth 1 set), then cut its recoveries as configured. */
+static int run_with_recovery_cuts(const struct strata_powercut_test *t,
+                                  const struct strata_sim *base, struct pc_case *c,
+                                  uint64_t *rng, struct strata_powercut_report *r)
+{
+    uint32_t points = t->recovery_points ? t->recovery_points : 1;
+    struct pc_outcome o;
+    unsigned d;
+    c->depth = 1;
+    if (run_case(t, base, c, &o, r) != 0)
+        return report_failure(t, c, r);
+    for (d = 1; d <= t->recovery_cuts && d < STRATA_POWERCUT_MAX_DEPTH; d++) {
+        uint64_t ops = o.recovery_ops, count = points < ops ? points : ops, i;
+        struct pc_outcome last = o;
+        for (i = 0; i < count; i++) {
+            c->cuts[d].op = stratified(i, count, ops, rng);
+            *rng = mix(*rng);
+            c->cuts[d].way = way_at(t, (uint32_t)(*rng % ways(t)));
+            c->depth = d + 1;
+            if (run_case(t, base, c, &last, r) != 0)
+                return report_failure(t, c, r);
+        }
+        if (count == 0)
+            break;
+        o = last; /* the next depth cuts the recovery after the last of these */
+    }
+    return 0;
+}
+
+/* Cut each of the workload's n operations every way (or a stratified sample), then deeper into
  * recovery as configured. */
 static int sweep(const struct strata_powercut_test *t, const struct strata_sim *base,
                  uint64_t n, struct strata_powercut_report *r)
 {
-    uint64_t count = (t->samples == 0 || t->samples >= n) ? n : t->samples, i;
+    uint64_t w = ways(t), pairs = n * w, i, count;
     uint64_t rng = mix(t->seed);
-    for (i = 0; i < count; i++) {
-        struct pc_case c;
-        struct pc_outcome o;
-        unsigned d;
-        /* stratified: one point in each of `count` equal slices (i*n/count, (i+1)*n/count] of
-         * [1, n]; the slices do not overlap (count < n makes each at least one wide), so the
-         * points are distinct */
-        uint64_t lo = i * n / count, hi = (i + 1) * n / count;
-        rng = mix(rng);
-        c.cuts[0] = count == n ? i + 1 : lo + 1 + rng % (hi - lo);
-        c.depth = 1;
-        if (run_case(t, base, &c, &o, r) != 0)
-            return report_failure(t, &c, r);
-        for (d = 1; d <= t->recovery_cuts && d < STRATA_POWERCUT_MAX_DEPTH; d++) {
-            if (o.recovery_ops == 0)
-                break;
-            rng = mix(rng);
-            c.cuts[d] = 1 + rng % o.recovery_ops;
-            c.depth = d + 1;
-            if (run_case(t, base, &c, &o, r) != 0)
-                return report_failure(t, &c, r);
+    struct pc_case c;
+    int rc;
+    if (t->samples == 0 || t->samples >= pairs) { /* every point, every way */
+        for (i = 0; i < pairs; i++) {
+            c.cuts[0].op = i / w + 1;
+            c.cuts[0].way = way_at(t, (uint32_t)(i % w));
+            if ((rc = run_with_recovery_cuts(t, base, &c, &rng, r)) != 0)
+                return rc;
+        }
+    } else {
+        count = t->samples;
+        for (i = 0; i < count; i++) {
+            if (count <= n) { /* distinct points, each cut one seeded way */
+                c.cuts[0].op = stratified(i, count, n, &rng);
+                rng = mix(rng);
+                c.cuts[0].way = way_at(t, (uint32_t)(rng % w));
+            } else {          /* distinct (point, way) pairs */
+                uint64_t p = stratified(i, count, pairs, &rng) - 1;
+                c.cuts[0].op = p / w + 1;
+                c.cuts[0].way = way_at(t, (uint32_t)(p % w));
+            }
+            if ((rc = run_with_recovery_cuts(t, base, &c, &rng, r)) != 0)
+                return rc;
         }
     }
-    return 0;
+    if (t->tear != STRATA_SIM_TEAR_RANDOM || n == 0)
+        return 0;
+    c.cuts[0].op = n; /* just after the last operation */
+    c.cuts[0].way = WAY_AFTER;
+    return run_with_recovery_cuts(t, base, &c, &rng, r);
 }
 
 static int prepare(const struct strata_powercut_test *t, struct strata_sim **base,
@@ -246,7 +362,8 @@ static int prepare(const struct strata_powercut_test *t, struct strata_sim **bas
 {
     memset(r, 0, sizeof *r);
     if (t == NULL || t->name == NULL || !name_ok(t->name) || t->workload == NULL ||
-        t->recover == NULL || t->recovery_cuts >= STRATA_POWERCUT_MAX_DEPTH)
+        t->recover == NULL || t->recovery_cuts >= STRATA_POWERCUT_MAX_DEPTH ||
+        t->tears > STRATA_POWERCUT_MAX_TEARS)
         return STRATA_EINVAL;
     *base = strata_sim_new(&t->sim);
     if (*base == NULL)

@@ -49,6 +49,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(PS_MS(25.6), 0, 0, PJ_NJ(420.0 * 512), 0, 0),
         NO_COST, NO_COST,
         100000, 128, ROUND(PS_MS(16)), 0,
+        STRATA_SIM_TEAR_MODEL_PREFIX, /* programs byte/word at a time */
     },
     {
         "fram-msp430fr5994",
@@ -61,6 +62,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(0, 0, PS_NS(250), 0, 0, PJ_NJ(1.7)),
         NO_COST, NO_COST, NO_COST,
         0, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
     {
         "at45db041",
@@ -74,6 +76,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(PS_MS(12), 0, 0, PJ_UJ(648), 0, 0),
         NO_COST, NO_COST,
         100000, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_SUBSET, /* page programmed from the buffer */
     },
     {
         "tc58dvg02",
@@ -88,6 +91,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_E(PS_MS(2.6), 0, 0, PJ_UJ(65.54), 0, 0),
         NO_COST, NO_COST,
         100000, 0, 0, 160,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
     {
         "m25p80",
@@ -103,6 +107,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_MS(2000), 0, 0, 15),
         NO_COST, NO_COST,
         100000, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
     },
     {
         "w25q128",
@@ -117,6 +122,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_MS(45), 0, 0, 20),
         NO_COST, NO_COST,
         100000, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
     },
     {
         "at45db161",
@@ -132,6 +138,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_MS(12), 0, 0, 14),
         NO_COST, NO_COST,
         100000, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
     },
     {
         "mt29f4g08",
@@ -146,6 +153,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_US(700), 0, 0, 25),
         NO_COST, NO_COST,
         100000, 0, 0, 80,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
     {
         "k9f1g08",
@@ -161,6 +169,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_MS(2), 0, 0, 15),
         NO_COST, NO_COST,
         100000, 0, 0, 20,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
     {
         "nand-pic24",
@@ -175,6 +184,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(PS_MS(2), 0, 0, 15),
         NO_COST, NO_COST,
         100000, 0, 0, 20,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
     {
         "sd-spi",
@@ -190,6 +200,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, 0, PS_NS(2500), 100),
         COST_I(0, 0, PS_NS(4651), 100),
         0, 0, 0, 0,
+        STRATA_SIM_TEAR_MODEL_PROFILE,
     },
 };
 

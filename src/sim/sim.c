@@ -207,7 +207,10 @@ static void apply_prog(struct strata_sim *sim, uint32_t addr, const uint8_t *src
     case STRATA_SIM_NOR:
     case STRATA_SIM_DATAFLASH:
         cut.pos = done;
-        sim_tear_bitwise(sim, dst, src, len, cut);
+        if (sim->tear_model == STRATA_SIM_TEAR_MODEL_SUBSET)
+            sim_tear_subset(sim, dst, src, len, addr % ps, ps, cut);
+        else
+            sim_tear_bitwise(sim, dst, src, len, cut);
         note_programmed(sim, addr, done + (uint32_t)(cut.cut && cut.partial));
         break;
     case STRATA_SIM_NAND: {
@@ -244,6 +247,30 @@ static void apply_prog(struct strata_sim *sim, uint32_t addr, const uint8_t *src
     }
 }
 
+/* A program of a worn unit fails: the cells end up anywhere between old and new, never as
+ * intended, and the device reports the failure, unless power failed during it (a cut `cut`
+ * stops the failing program no later than where the cut lands). */
+static int fail_prog(struct strata_sim *sim, uint32_t addr, const uint8_t *src, uint32_t len,
+                     struct sim_cut cut, const struct strata_sim_cost *cost)
+{
+    struct sim_cut fail = {1, 0, 1};
+    struct sim_bit keep = sim_pick_clearing(sim, sim->data + addr, src, len);
+    fail.pos = sim_rand_below(sim, len);
+    if (cut.cut && cut.pos < fail.pos) {
+        fail.pos = cut.pos;
+        fail.partial = cut.partial;
+    }
+    apply_prog(sim, addr, src, len, fail);
+    sim_keep_unfinished(sim->data + addr, src, len, keep);
+    sim_charge(sim, cost, pages_touched(sim, addr, len), len);
+    sim->stats.io_errors++;
+    if (cut.cut) {
+        sim_power_fail(sim);
+        return STRATA_EPOWER;
+    }
+    return STRATA_EIO;
+}
+
 static int op_prog(const struct strata_flash *f, uint32_t addr, const void *buf, uint32_t len)
 {
     struct strata_sim *sim = sim_of(f);
@@ -272,15 +299,8 @@ static int op_prog(const struct strata_flash *f, uint32_t addr, const void *buf,
     for (u = sim_unit_of(sim, addr); u <= sim_unit_of(sim, addr + len - 1); u++)
         worn |= (sim->unit_state[u] & UNIT_WORN) != 0;
     sim->stats.progs++;
-    if (worn && !cut.cut) {
-        /* A worn unit fails the program: the cells end up anywhere between old and new. */
-        struct sim_cut fail = {1, 0, 1};
-        fail.pos = sim_rand_below(sim, len);
-        apply_prog(sim, addr, src, len, fail);
-        sim_charge(sim, cost, pages, len);
-        sim->stats.io_errors++;
-        return STRATA_EIO;
-    }
+    if (worn && !(cut.cut && !cut.partial && cut.pos == 0))
+        return fail_prog(sim, addr, src, len, cut, cost);
     apply_prog(sim, addr, src, len, cut);
     if (cut.cut) {
         sim_charge(sim, cost, pages_touched(sim, addr, cut.pos), cut.pos);
@@ -366,13 +386,21 @@ static int op_erase(const struct strata_flash *f, uint32_t unit)
         return STRATA_EPOWER;
     }
     sim->wear[unit]++;
-    if (!cut.cut && sim->wear_limit[unit] != 0 && sim->wear[unit] > sim->wear_limit[unit]) {
+    if (sim->wear_limit[unit] != 0 && sim->wear[unit] > sim->wear_limit[unit]) {
+        /* Worn out: the erase fails part-way (or where a cut stops it first), the unit is worn
+         * from now on, and the failure is reported unless power failed. */
         struct sim_cut fail = {1, 0, 1};
         fail.pos = sim_rand_below(sim, f->geo.erase_size);
+        if (cut.cut && cut.pos < fail.pos)
+            fail.pos = cut.pos;
         erase_bytes(sim, unit, fail);
         reset_unit_state(sim, unit, 0);
         sim->unit_state[unit] |= UNIT_WORN;
         sim->stats.io_errors++;
+        if (cut.cut) {
+            sim_power_fail(sim);
+            return STRATA_EPOWER;
+        }
         return STRATA_EIO;
     }
     whole.pos = f->geo.erase_size;
@@ -476,18 +504,23 @@ static int op_page_prog(const struct strata_flash *f, uint32_t page, const void 
         sim_power_fail(sim);
         return STRATA_EPOWER;
     }
+    if (sim->unit_state[page / sim->pages_per_unit] & UNIT_WORN) {
+        /* a worn unit fails the program, cut or not; power failing too is what the caller sees */
+        tear_page_prog(sim, page, data, spare);
+        sim_charge(sim, cost, 1, len);
+        sim->stats.io_errors++;
+        if (cut.cut) {
+            sim_power_fail(sim);
+            return STRATA_EPOWER;
+        }
+        return STRATA_EIO;
+    }
     if (cut.cut && (cut.partial || cut.pos < len)) {
         tear_page_prog(sim, page, data, spare);
         sim_charge(sim, cost, 1, cut.pos);
         sim->stats.prog_bytes += cut.pos;
         sim_power_fail(sim);
         return STRATA_EPOWER;
-    }
-    if (sim->unit_state[page / sim->pages_per_unit] & UNIT_WORN) {
-        tear_page_prog(sim, page, data, spare);
-        sim_charge(sim, cost, 1, len);
-        sim->stats.io_errors++;
-        return STRATA_EIO;
     }
     for (i = 0; data && i < ps; i++)
         dd[i] &= ((const uint8_t *)data)[i];
@@ -641,14 +674,6 @@ void sim_free_arrays(struct strata_sim *sim)
     free(sim->row_ps);
 }
 
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 static void place_factory_bad(struct strata_sim *sim)
 {
     uint32_t n = sim->cfg.factory_bad, units = sim->flash.geo.erase_count;
@@ -663,6 +688,19 @@ static void place_factory_bad(struct strata_sim *sim)
         sim->spare[(size_t)u * sim->pages_per_unit * sim->flash.geo.spare_size] = 0x00;
         n--;
     }
+}
+
+/* A tear model applies to bitwise-programmable media only; resolve the profile's default. */
+static int tear_model_ok(struct strata_sim *sim)
+{
+    enum strata_sim_tear_model m = sim->cfg.tear_model;
+    int bitwise = (sim->flash.caps & STRATA_FLASH_CAP_BITWISE_PROGRAM) != 0;
+    if (m == STRATA_SIM_TEAR_MODEL_PROFILE) {
+        sim->tear_model = sim->profile->tear_model;
+        return 1;
+    }
+    sim->tear_model = m;
+    return bitwise && (m == STRATA_SIM_TEAR_MODEL_PREFIX || m == STRATA_SIM_TEAR_MODEL_SUBSET);
 }
 
 struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg)
@@ -680,13 +718,13 @@ struct strata_sim *strata_sim_new(const struct strata_sim_config *cfg)
     if (sim->cfg.erase_count == 0)
         sim->cfg.erase_count = cfg->profile->geo.erase_count;
     sim_bind_flash(sim);
-    if (strata_flash_validate(&sim->flash) != 0 ||
+    if (!tear_model_ok(sim) || strata_flash_validate(&sim->flash) != 0 ||
         (cfg->factory_bad && (!is_nand(sim) || cfg->factory_bad >= sim->cfg.erase_count)) ||
         sim->pages_per_unit > 0x7FFFFFFFu || sim_alloc_arrays(sim) != 0) {
         strata_sim_free(sim);
         return NULL;
     }
-    sim->rng = splitmix64(cfg->seed) | 1u;
+    sim->rng = sim_seed_rng(cfg->seed);
     sim->powered = 1;
     memset(sim->data, 0xFF, strata_flash_size(&sim->flash));
     if (sim->spare)
@@ -778,6 +816,11 @@ void strata_sim_cut_after_bytes(struct strata_sim *sim, uint64_t n)
 void strata_sim_set_tear(struct strata_sim *sim, enum strata_sim_tear tear)
 {
     sim->tear = tear;
+}
+
+void strata_sim_set_tear_seed(struct strata_sim *sim, uint64_t seed)
+{
+    sim->tear_seed = seed;
 }
 
 void strata_sim_cut_now(struct strata_sim *sim)

@@ -33,6 +33,10 @@ struct strata_sim {
     uint64_t cut_op;    /* countdown of mutating operations; 0 = disarmed */
     uint64_t cut_bytes; /* fuel in bytes; 0 = disarmed */
     enum strata_sim_tear tear;
+    enum strata_sim_tear_model tear_model; /* resolved: PREFIX or SUBSET on bitwise media */
+    uint64_t tear_seed;  /* 0: torn operations draw from rng; else from a generator seeded here */
+    uint64_t saved_rng;  /* rng while a torn operation draws from the tear generator */
+    int tearing;         /* a torn operation is drawing from the tear generator */
     strata_sim_observer observer;
     void *observer_arg;
     uint64_t mutations;
@@ -50,6 +54,8 @@ struct sim_cut {
 };
 
 uint64_t sim_rand(struct strata_sim *sim);
+/* A generator state from a seed (never 0). */
+uint64_t sim_seed_rng(uint64_t seed);
 /* Uniform in [0, n); 0 when n == 0. */
 uint32_t sim_rand_below(struct strata_sim *sim, uint64_t n);
 int sim_violation(struct strata_sim *sim, enum strata_sim_violation v, const char *fmt, ...)
@@ -68,7 +74,19 @@ void sim_read_flips(struct strata_sim *sim, uint8_t *buf, uint32_t len);
 /* Torn results. */
 void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
                       struct sim_cut cut);
+void sim_tear_subset(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
+                     uint32_t offset, uint32_t page_size, struct sim_cut cut);
 void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len);
+/* One bit a program of `src` over `dst` clears (mask 0 if it clears none), picked uniformly. */
+struct sim_bit {
+    uint32_t at;
+    uint8_t mask;
+};
+struct sim_bit sim_pick_clearing(struct strata_sim *sim, const uint8_t *dst, const uint8_t *src,
+                                 uint32_t len);
+/* A program the device reports failed never ends as intended: if no bit `src` clears still reads
+ * 1 in `dst`, bit `b` (picked before the program) reads 1 again. */
+void sim_keep_unfinished(uint8_t *dst, const uint8_t *src, uint32_t len, struct sim_bit b);
 void sim_tear_erase(struct strata_sim *sim, uint8_t *dst, uint32_t len, struct sim_cut cut);
 void sim_power_fail(struct strata_sim *sim);
 

@@ -312,6 +312,7 @@ static void setup(uint8_t dims, uint8_t payload, uint16_t flags, uint32_t seed)
     cfg.regions = &region;
     cfg.region_count = 1;
     cfg.buffer = scratch;
+    cfg.buffer_size = sizeof scratch;
     memset(app, 0, sizeof app);
     put32(app + APP_RNG, seed);
     tgt_enter();

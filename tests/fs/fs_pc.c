@@ -205,6 +205,7 @@ uint64_t fs_pc_run(const struct fs_pc *c)
     assert_non_null(t.sim.profile);
     t.sim.erase_count = c->units;
     t.sim.seed = 0x5eed;
+    t.sim.tear_model = c->tear_model;
     if (strcmp(c->profile, "msp430f5529") == 0)
         t.sim.options = STRATA_SIM_OPT_ROW_TIME;
     t.arg = s;

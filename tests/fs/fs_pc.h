@@ -17,6 +17,7 @@ struct fs_pc {
     uint32_t samples, recovery_cuts;
     uint32_t clean_every, default_size;
     enum strata_sim_tear tear;
+    enum strata_sim_tear_model tear_model; /* 0: the profile's realistic model */
 };
 
 /* Run the campaign (fails the cmocka test with a replay id on a violation of the guarantee).

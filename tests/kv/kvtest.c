@@ -4,13 +4,13 @@
 
 struct kt_geo kt_small(void)
 {
-    struct kt_geo g = {24, 4, 4, 3, 2, 0, 2, 32, 128, 0};
+    struct kt_geo g = {24, 4, 4, 3, 2, 0, 2, 32, 128, 0, NULL, 0};
     return g;
 }
 
 struct kt_geo kt_paper(void)
 {
-    struct kt_geo g = {256, 8, 40, 4, 2, 0, 2, 64, 2048, 0};
+    struct kt_geo g = {256, 8, 40, 4, 2, 0, 2, 64, 2048, 0, NULL, 0};
     return g;
 }
 
@@ -42,6 +42,8 @@ void kt_setup(struct kt *t, struct strata_sim *sim, const struct kt_geo *g)
     t->cfg.regions = &t->region;
     t->cfg.region_count = 1;
     t->cfg.buffer = t->buf;
+    t->cfg.buffer_size = sizeof t->buf;
+    t->retry = g->retry;
 }
 
 static uint64_t mix(uint64_t x)
@@ -80,16 +82,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count)
+struct strata_kv_query kt_all(void)
 {
-    struct strata_kv_iter it;
     struct strata_kv_query q;
-    struct strata_kv_record r;
-    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
-    int rc;
     memset(&q, 0, sizeof q);
     q.lo[0] = q.lo[1] = q.lo[2] = INT16_MIN;
     q.hi[0] = q.hi[1] = q.hi[2] = INT16_MAX;
+    return q;
+}
+
+int kt_hash(struct strata_kv *kv, uint64_t *hash, uint32_t *count)
+{
+    struct strata_kv_iter it;
+    struct strata_kv_query q = kt_all();
+    struct strata_kv_record r;
+    uint8_t payload[STRATA_KV_MAX_PAYLOAD];
+    int rc;
     *hash = 1469598103934665603ull;
     *count = 0;
     if ((rc = strata_kv_scan_open(kv, &it, &q)) != 0)
@@ -112,7 +120,13 @@ int kt_run(struct kt *t, uint64_t seed, uint32_t upto, uint32_t every)
         struct strata_kv_record r;
         int rc;
         kt_record(t, seed, t->app.next, &r, payload);
-        if ((rc = strata_kv_put(&t->kv, &r)) != 0)
+        rc = strata_kv_put(&t->kv, &r);
+        if (rc == STRATA_ENOSPC && t->retry) {
+            t->app.commits++;
+            if ((rc = strata_kv_commit(&t->kv)) == 0)
+                rc = strata_kv_put(&t->kv, &r);
+        }
+        if (rc != 0)
             return rc;
         t->app.sum = t->app.sum * 31u + (uint32_t)r.v[0] + r.ts;
         t->app.next++;
@@ -190,39 +204,58 @@ int kt_check_query(struct kt *t, uint64_t seed, uint32_t from, uint32_t to,
 
 struct strata_sim *kt_device(uint32_t units, uint64_t seed)
 {
+    struct kt_geo g = kt_small();
+    g.units = units;
+    return kt_device_for(&g, seed);
+}
+
+void kt_sim_config(const struct kt_geo *g, uint64_t seed, struct strata_sim_config *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->profile = strata_sim_profile_find(g->profile ? g->profile : "msp430f5529");
+    sc->erase_count = g->units;
+    sc->seed = seed;
+    sc->options = g->profile ? 0 : STRATA_SIM_OPT_ROW_TIME;
+}
+
+struct strata_sim *kt_device_for(const struct kt_geo *g, uint64_t seed)
+{
     struct strata_sim_config sc;
-    memset(&sc, 0, sizeof sc);
-    sc.profile = strata_sim_profile_find("msp430f5529");
-    sc.erase_count = units;
-    sc.seed = seed;
-    sc.options = STRATA_SIM_OPT_ROW_TIME;
-    return strata_sim_new(&sc);
+    struct strata_sim *sim;
+    kt_sim_config(g, seed, &sc);
+    sim = strata_sim_new(&sc);
+    assert_non_null(sim);
+    return sim;
 }
 
 static void ref_record(struct kt *t, struct kt_ref *ref)
 {
-    uint32_t k = t->app.commits;
-    assert_true(k < ref->n);
+    uint32_t k = t->app.next;
+    assert_true(k <= ref->total);
     assert_int_equal(kt_hash(&t->kv, &ref->hash[k], &ref->count[k]), 0);
     ref->app[k] = t->app;
+    ref->have[k] = 1;
 }
 
 void kt_reference(const struct kt_geo *g, uint64_t seed, uint32_t total, uint32_t every,
                   struct kt_ref *ref)
 {
     struct kt *t = calloc(1, sizeof *t);
-    uint32_t upto;
     assert_non_null(t);
-    ref->n = total / every + 2u;
-    ref->hash = calloc(ref->n, sizeof *ref->hash);
-    ref->count = calloc(ref->n, sizeof *ref->count);
-    ref->app = calloc(ref->n, sizeof *ref->app);
-    kt_setup(t, kt_device(g->units, 1), g);
+    ref->total = total;
+    ref->retry = g->retry;
+    ref->have = calloc(total + 1u, 1);
+    ref->hash = calloc(total + 1u, sizeof *ref->hash);
+    ref->count = calloc(total + 1u, sizeof *ref->count);
+    ref->app = calloc(total + 1u, sizeof *ref->app);
+    kt_setup(t, kt_device_for(g, 1), g);
     assert_int_equal(strata_kv_format(&t->kv, &t->cfg), 0);
     ref_record(t, ref);
-    for (upto = every; upto <= total; upto += every) {
-        assert_int_equal(kt_run(t, seed, upto, every), 0);
-        ref_record(t, ref);
+    while (t->app.next < total) {
+        uint32_t commits = t->app.commits;
+        assert_int_equal(kt_run(t, seed, t->app.next + 1u, every), 0);
+        if (t->app.commits != commits || ref->retry)
+            ref_record(t, ref);
     }
     ts_assert_no_violations(t->sim);
     strata_sim_free(t->sim);
@@ -231,6 +264,7 @@ void kt_reference(const struct kt_geo *g, uint64_t seed, uint32_t total, uint32_
 
 void kt_ref_free(struct kt_ref *ref)
 {
+    free(ref->have);
     free(ref->hash);
     free(ref->count);
     free(ref->app);
@@ -238,20 +272,108 @@ void kt_ref_free(struct kt_ref *ref)
 
 int kt_check_restored(struct kt *t, const struct kt_ref *ref)
 {
-    uint32_t k = t->app.commits, count;
+    uint32_t k = t->app.next, count;
     uint64_t hash;
     int rc;
-    if (k >= ref->n || memcmp(&t->app, &ref->app[k], sizeof t->app) != 0) {
-        print_message("restored program state is not a checkpoint (commits %u next %u)\n", k,
-                      t->app.next);
+    if (k > ref->total || !ref->have[k] || t->app.sum != ref->app[k].sum ||
+        (!ref->retry && memcmp(&t->app, &ref->app[k], sizeof t->app) != 0)) {
+        print_message("restored program state is not a checkpoint (commits %u next %u)\n",
+                      t->app.commits, k);
         return STRATA_ECORRUPT;
     }
     if ((rc = kt_hash(&t->kv, &hash, &count)) != 0)
         return rc;
     if (hash != ref->hash[k] || count != ref->count[k]) {
-        print_message("store after restore differs from checkpoint %u: %u records, want %u\n", k,
-                      count, ref->count[k]);
+        print_message("store after restore differs from the reference after %u records: %u "
+                      "records, want %u\n", k, count, ref->count[k]);
         return STRATA_ECORRUPT;
     }
     return 0;
+}
+
+/* ---- power-cut campaigns -------------------------------------------------------------------- */
+
+struct pc {
+    struct kt t;
+    const struct kt_campaign *c;
+    struct kt_ref ref;
+};
+
+static void pc_poison(struct pc *p)
+{
+    /* a power failure loses all RAM: the store's context and the application state */
+    memset(&p->t.kv, 0xA5, sizeof p->t.kv);
+    memset(&p->t.app, 0xA5, sizeof p->t.app);
+    memset(p->t.buf, 0xA5, sizeof p->t.buf);
+}
+
+static int pc_setup(struct strata_sim *sim, void *arg)
+{
+    struct pc *p = arg;
+    int rc;
+    kt_setup(&p->t, sim, &p->c->g);
+    memset(&p->t.app, 0, sizeof p->t.app);
+    if ((rc = strata_kv_format(&p->t.kv, &p->t.cfg)) != 0)
+        return rc;
+    return kt_run(&p->t, p->c->seed, p->c->preload, p->c->every);
+}
+
+static void pc_reset(void *arg)
+{
+    pc_poison(arg);
+}
+
+/* The program: boot (mount = restore), then insert to the end, committing periodically. */
+static int pc_workload(struct strata_sim *sim, void *arg)
+{
+    struct pc *p = arg;
+    int rc;
+    p->t.sim = sim;
+    p->t.cfg.flash = strata_sim_flash(sim);
+    if ((rc = strata_kv_mount(&p->t.kv, &p->t.cfg)) != 0)
+        return rc;
+    return kt_run(&p->t, p->c->seed, p->c->total, p->c->every);
+}
+
+static int pc_recover(struct strata_sim *sim, void *arg)
+{
+    struct pc *p = arg;
+    int rc;
+    pc_poison(p);
+    p->t.sim = sim;
+    p->t.cfg.flash = strata_sim_flash(sim);
+    if ((rc = strata_kv_mount(&p->t.kv, &p->t.cfg)) != 0)
+        return rc;
+    if ((rc = kt_check_restored(&p->t, &p->ref)) != 0)
+        return rc;
+    if ((rc = kt_run(&p->t, p->c->seed, p->c->total, p->c->every)) != 0)
+        return rc;
+    /* continuing ends as the reference ends */
+    return kt_check_restored(&p->t, &p->ref);
+}
+
+uint64_t kt_campaign(const struct kt_campaign *c)
+{
+    struct pc *p = calloc(1, sizeof *p);
+    struct strata_powercut_test pt;
+    uint64_t cases;
+    assert_non_null(p);
+    assert_true(c->total % c->every == 0);
+    p->c = c;
+    kt_reference(&c->g, c->seed, c->total, c->every, &p->ref);
+    memset(&pt, 0, sizeof pt);
+    pt.name = c->name;
+    kt_sim_config(&c->g, 3, &pt.sim);
+    pt.arg = p;
+    pt.setup = pc_setup;
+    pt.reset = pc_reset;
+    pt.workload = pc_workload;
+    pt.recover = pc_recover;
+    pt.recovery_cuts = c->recovery_cuts;
+    pt.seed = 5;
+    pt.samples = c->samples;
+    cases = ts_powercut(&pt);
+    kt_ref_free(&p->ref);
+    free(p);
+    return cases;
 }

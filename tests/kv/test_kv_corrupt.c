@@ -26,9 +26,7 @@ static void exercise(struct kt *t)
     struct strata_kv_record r;
     uint32_t n, steps = 0;
     uint64_t h;
-    memset(&q, 0, sizeof q);
-    q.lo[0] = q.lo[1] = q.lo[2] = INT16_MIN;
-    q.hi[0] = q.hi[1] = q.hi[2] = INT16_MAX;
+    q = kt_all();
     if (strata_kv_mount(&t->kv, &t->cfg) != 0)
         return;
     (void)kt_hash(&t->kv, &h, &n);
@@ -133,13 +131,11 @@ static void clear_answers(void **state)
         assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
         cur = (t->kv.st.first + t->kv.st.live - 1u) % g.partitions;
         at = (t->cfg.first_unit + g.log_units + 2u + cur * g.partition_units) * 512u +
-             g.partition_units * 512u - (uint32_t)t->kv.st.pr * 9u + 4u; /* its first value */
+             t->kv.rec_end - (uint32_t)t->kv.st.cur.records * 9u + 4u; /* its first value */
         strata_sim_peek(sim, at, &v, 1);
         v ^= 0x01;
         strata_sim_poke(sim, at, &v, 1);
-        memset(&q, 0, sizeof q);
-        q.lo[0] = q.lo[1] = INT16_MIN;
-        q.hi[0] = q.hi[1] = INT16_MAX;
+        q = kt_all();
         assert_int_equal(strata_kv_count(&t->kv, &q, &n), STRATA_ECORRUPT);
     }
     strata_sim_free(sim);

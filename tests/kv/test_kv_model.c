@@ -110,6 +110,9 @@ static void check_query(struct model *m, const struct strata_kv_query *q)
         ng++;
     }
     assert_int_equal(rc, 0);
+    /* newest first: exactly the matching records in reverse order of their puts */
+    for (i = 0; q->newest_first && i < ng; i++)
+        assert_int_equal(kt_cmp_record(&got[i], &want[nw - 1u - i]), 0);
     if (q->limit)
         assert_int_equal(ng, nw < q->limit ? nw : q->limit);
     else {
@@ -145,6 +148,7 @@ static void random_query(struct model *m, struct strata_kv_query *q)
     }
     if (ts_rng_below(&m->rng, 4) == 0)
         q->limit = 1 + ts_rng_below(&m->rng, 20);
+    q->newest_first = ts_rng_below(&m->rng, 3) == 0;
 }
 
 static void check_get(struct model *m)
@@ -166,6 +170,9 @@ static void check_get(struct model *m)
             best = &m->recs[i];
     assert_non_null(best);
     assert_int_equal(best->ts, r.ts);
+    /* expiry: records only leave with their partition, oldest first */
+    assert_int_equal(st.records_expired, m->n - live);
+    assert_int_equal(st.oldest_ts, m->recs[m->n - live].ts);
 }
 
 static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
@@ -182,6 +189,7 @@ static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
     m->region.size = sizeof m->app;
     m->cfg.regions = &m->region;
     m->cfg.buffer = m->buf;
+    m->cfg.buffer_size = sizeof m->buf;
     m->cap = steps + 1;
     m->recs = calloc(m->cap, sizeof *m->recs);
     m->payloads = calloc(m->cap, STRATA_KV_MAX_PAYLOAD);
@@ -239,9 +247,7 @@ static void run_model(const struct kt_geo *g, uint64_t seed, uint32_t steps)
     reboot(m, 1);
     {
         struct strata_kv_query all;
-        memset(&all, 0, sizeof all);
-        all.lo[0] = all.lo[1] = all.lo[2] = INT16_MIN;
-        all.hi[0] = all.hi[1] = all.hi[2] = INT16_MAX;
+        all = kt_all();
         check_query(m, &all);
     }
     ts_assert_no_violations(m->sim);
@@ -283,11 +289,11 @@ static void model_variants(void **state)
     for (seed = 21; seed <= 20 + ts_scale(2, 10); seed++)
         run_model(&g, seed, 5000);
     g.dims = 2;
-    g.flags = STRATA_KV_REGULAR_SPLIT;
+    g.flags = STRATA_KV_ERASE_UNDO;
     g.spare = 0;
     for (seed = 31; seed <= 30 + ts_scale(2, 10); seed++)
         run_model(&g, seed, 5000);
-    g.flags = STRATA_KV_REGULAR_SPLIT | STRATA_KV_PIVOT | STRATA_KV_ERASE_UNDO;
+    g.flags = STRATA_KV_PIVOT | STRATA_KV_ERASE_UNDO;
     g.node_size = 48;
     for (seed = 41; seed <= 40 + ts_scale(1, 10); seed++)
         run_model(&g, seed, 5000);

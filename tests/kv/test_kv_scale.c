@@ -89,7 +89,7 @@ static void variants_at_scale(void **state)
 {
     struct kt_geo g = kt_paper();
     (void)state;
-    g.flags = STRATA_KV_PIVOT | STRATA_KV_REGULAR_SPLIT;
+    g.flags = STRATA_KV_PIVOT;
     g.spare = 1;
     compare(g, 10000);
 }

@@ -88,9 +88,7 @@ static void store_and_program_agree(void **state)
             assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0); /* t4 */
             assert_int_equal(t->app.next, 2); /* the pointer and the store agree */
             put_word(t, 4, 'C', 0);            /* t5: no write over written flash */
-            memset(&q, 0, sizeof q);
-            q.lo[0] = q.lo[1] = INT16_MIN;
-            q.hi[0] = q.hi[1] = INT16_MAX;
+            q = kt_all();
             assert_int_equal(strata_kv_scan_open(&t->kv, &it, &q), 0);
             r.payload = NULL;
             while ((rc = strata_kv_scan_next(&t->kv, &it, &r)) == 1 && n < 4)

@@ -43,7 +43,7 @@ int nt_remount(struct nt_mount *m);
 struct nt_dev {
     struct strata_flash flash;      /* what the layer sees */
     const struct strata_flash *inner;
-    uint32_t fail_prog_page;        /* page_prog of this device page returns EIO (UINT32_MAX: none) */
+    uint32_t fail_prog_page;        /* page_prog of this device page fails (UINT32_MAX: none) */
     uint32_t page_progs;            /* page programs that reached the inner device */
     /* on-die ECC emulation: what was programmed, to correct reads against */
     int hw_ecc;

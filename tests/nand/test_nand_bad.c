@@ -22,7 +22,8 @@ static void tables_agree_with_the_markers(void **state)
             static struct nt_mount m;
             struct strata_sim_stats before, after;
             uint32_t b, bad = 0;
-            assert_int_equal(nt_mount(&m, strata_sim_flash(sim), t == 3 ? NT_LIST : tables[t], 0), 0);
+            enum nt_table table = t == 3 ? NT_LIST : tables[t];
+            assert_int_equal(nt_mount(&m, strata_sim_flash(sim), table, 0), 0);
             if (t == 3) { /* a list shorter than the bad blocks: it overflows */
                 m.cfg.bad_list_len = 5;
                 assert_int_equal(nt_remount(&m), 0);

@@ -29,7 +29,7 @@ static void crc16_known_values(void **state)
         uint16_t good = strata_crc16(0, buf, 519), bad;
         buf[i / 8] ^= (uint8_t)(1u << (i % 8));
         bad = strata_crc16(0, buf, 519);
-        for (j = i + 1; j < 8 * 519; j += 97) {
+        for (j = i + 1; j < 8 * 519; j += 211) {
             buf[j / 8] ^= (uint8_t)(1u << (j % 8));
             assert_int_not_equal(strata_crc16(0, buf, 519), good);
             buf[(j * 7 + 3) % 519] ^= 0x10;
@@ -315,7 +315,7 @@ static void strength_plus_one_always_detected(void **state)
     (void)state;
     ts_rng_seed(&rng, 4);
     for (n = 0; n < COUNT(cases); n++) {
-        uint32_t i, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 200 : 1500, 20);
+        uint32_t i, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 120 : 800, 20);
         for (i = 0; i < trials; i++) {
             struct cw ref, w, before;
             ref.cc = &cases[n];
@@ -343,7 +343,7 @@ static void beyond_strength_miscorrection_rate(void **state)
     for (n = 0; n < COUNT(cases); n++) {
         /* a failed BCH-8 decode can cost a full Chien search: fewer trials here, the long
          * measurement is bench_nand's */
-        uint32_t extra, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 100 : 1000, 20);
+        uint32_t extra, trials = (uint32_t)ts_scale(cases[n].t == 8 ? 60 : 500, 20);
         for (extra = 2; extra <= 4; extra++) {
             uint32_t i, wrong = 0, e = cases[n].t + extra;
             for (i = 0; i < trials; i++) {

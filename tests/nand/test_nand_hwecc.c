@@ -84,7 +84,8 @@ static void device_counts_become_statuses(void **state)
     assert_int_equal(strata_nand_read(&h->m.nand, 0, d, o, &info), STRATA_EECC);
     assert_int_equal(info.failed, 0xF); /* the device does not say which codeword */
     assert_int_equal(info.rereads, 1);
-    assert_int_equal(strata_nand_stats(&h->m.nand)->corrected_bits, 2 * 4 + 3 * 4 + 3 * 1);
+    /* the device's count once per read: it says the most per codeword, not a total */
+    assert_int_equal(strata_nand_stats(&h->m.nand)->corrected_bits, 2 + 3 + 3);
     hw_free(h);
 }
 

@@ -3,7 +3,17 @@
  * stored spare), marker bytes never programmed, sub-ranges of a device, and every config and
  * argument the layer must refuse.
  */
+#include <stdio.h>
+
 #include "nandtest.h"
+#include "strata/crc.h"
+
+/* Spare CRC-32 of format_is_frozen's page, as format version 1 writes it (k9f1g08 and
+ * nand-pic24 share a geometry, hence a layout). */
+#define FROZEN_TC58 0x6dedf005u
+#define FROZEN_MT29 0x96b4a0cdu
+#define FROZEN_K9F1 0xa679399bu
+#define FROZEN_PIC24 0xa679399bu
 
 struct expected {
     const char *profile;
@@ -16,7 +26,8 @@ static const struct expected expect[] = {
     {"tc58dvg02", STRATA_NAND_ECC_HAMMING, 1, 1, 11, 11, 1, {"OOOOOMOOOOOOCCEE", NULL}},
     {"mt29f4g08", STRATA_NAND_ECC_BCH4, 4, 4, 5, 20, 3, {"MMOOOOOCCEEEEEEE", "OOOOOCC--EEEEEEE"}},
     {"k9f1g08", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1, {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
-    {"nand-pic24", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1, {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
+    {"nand-pic24", STRATA_NAND_ECC_HAMMING, 1, 4, 10, 40, 1,
+     {"MMOOOOOOOOOOCCEE", "OOOOOOOOOOCC--EE"}},
 };
 
 /* Program pages with random data and OOB and check every spare byte against the map: marker and
@@ -239,6 +250,45 @@ static void bad_arguments_refused(void **state)
     strata_sim_free(sim);
 }
 
+/* The spare format (docs/format-nand.md, version 1) does not drift: the check word sits where
+ * the map says and holds CRC-16 of the codeword's main bytes and OOB (computed here on its own),
+ * and the whole spare of a fixed page hashes to the value version 1 gave. A change of these bytes
+ * makes every NAND image unreadable: it needs a new STRATA_NAND_FORMAT_VERSION. */
+static void format_is_frozen(void **state)
+{
+    static const uint32_t frozen[] = {FROZEN_TC58, FROZEN_MT29, FROZEN_K9F1, FROZEN_PIC24};
+    size_t k;
+    (void)state;
+    assert_int_equal(STRATA_NAND_FORMAT_VERSION, 1);
+    for (k = 0; k < NT_COUNT(expect); k++) {
+        struct strata_sim *sim = ts_sim(expect[k].profile, 2, 1);
+        static struct nt_mount m;
+        const struct strata_nand_layout *lay;
+        uint8_t data[NT_MAX_PAGE], oob[64], spare[NT_MAX_SPARE];
+        uint32_t i, c, oob_cw;
+        assert_int_equal(nt_mount(&m, strata_sim_flash(sim), NT_NONE, 0), 0);
+        lay = strata_nand_layout(&m.nand);
+        oob_cw = lay->oob_page / lay->codewords;
+        for (i = 0; i < lay->page_size; i++)
+            data[i] = (uint8_t)(i * 7u + 3u);
+        for (i = 0; i < lay->oob_page; i++)
+            oob[i] = (uint8_t)(0xA0u + i);
+        assert_int_equal(strata_nand_prog(&m.nand, 0, data, oob), 0);
+        assert_int_equal(strata_sim_peek_spare(sim, 0, spare), 0);
+        for (c = 0; c < lay->codewords; c++) {
+            const char *map = expect[k].shares[c == 0 || expect[k].shares[1] == NULL ? 0 : 1];
+            uint16_t crc = strata_crc16(strata_crc16(0, data + c * lay->ecc_step, lay->ecc_step),
+                                        oob + c * oob_cw, oob_cw);
+            uint32_t at = (uint32_t)(strchr(map, 'C') - map) + 16u * c;
+            assert_int_equal(spare[at] | spare[at + 1] << 8, crc == 0xFFFF ? 0 : crc);
+        }
+        printf("# %s: spare CRC-32 0x%08x\n", expect[k].profile,
+               (unsigned)strata_crc32(0, spare, strata_sim_flash(sim)->geo.spare_size));
+        assert_int_equal(strata_crc32(0, spare, strata_sim_flash(sim)->geo.spare_size), frozen[k]);
+        strata_sim_free(sim);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +298,7 @@ int main(void)
         cmocka_unit_test(bad_configs_refused),
         cmocka_unit_test(unsuitable_geometries_refused),
         cmocka_unit_test(bad_arguments_refused),
+        cmocka_unit_test(format_is_frozen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

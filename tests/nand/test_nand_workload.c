@@ -268,7 +268,7 @@ static void workload_every_profile(void **state)
     /* rates that put a few per cent of codeword reads beyond the ECC: about 0.5 flips per
      * 1-bit codeword per read, about 2 per 4-bit codeword */
     static const double rates[] = {1.2e-4, 5e-4, 1.2e-4, 1.2e-4};
-    uint32_t ops = (uint32_t)ts_scale(20000, 20);
+    uint32_t ops = (uint32_t)ts_scale(12000, 30);
     size_t k;
     (void)state;
     for (k = 0; k < NT_COUNT(nt_profiles); k++)

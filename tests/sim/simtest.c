@@ -6,7 +6,7 @@
 
 #include "strata/crc.h"
 
-struct strata_sim *st_new(const char *profile, uint32_t units, uint64_t seed, uint32_t options)
+struct strata_sim_config st_config(const char *profile, uint32_t units, uint64_t seed)
 {
     struct strata_sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -14,6 +14,12 @@ struct strata_sim *st_new(const char *profile, uint32_t units, uint64_t seed, ui
     assert_non_null(cfg.profile);
     cfg.erase_count = units;
     cfg.seed = seed;
+    return cfg;
+}
+
+struct strata_sim *st_new(const char *profile, uint32_t units, uint64_t seed, uint32_t options)
+{
+    struct strata_sim_config cfg = st_config(profile, units, seed);
     cfg.options = options;
     return st_new_cfg(&cfg);
 }

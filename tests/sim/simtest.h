@@ -5,6 +5,8 @@
 
 #include "testsupport.h"
 
+/* A config for `units` units of the named profile (which must exist), everything else zero. */
+struct strata_sim_config st_config(const char *profile, uint32_t units, uint64_t seed);
 /* A fresh device; fails the test if the config is refused. */
 struct strata_sim *st_new(const char *profile, uint32_t units, uint64_t seed, uint32_t options);
 struct strata_sim *st_new_cfg(const struct strata_sim_config *cfg);

@@ -1,4 +1,5 @@
 /* The power-loss harness must catch a planted bug, replay it by id, and pass a correct writer. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "strata/crc.h"
@@ -149,7 +150,8 @@ static void harness_passes_safe_writer_exhaustively(void **state)
     pt.recovery_cuts = 0;
     assert_int_equal(strata_powercut_run(&pt, &r), 0);
     assert_int_equal(r.cut_points, 10); /* 5 rounds x (erase + program) */
-    assert_int_equal(r.cases, 1 + 10);
+    /* uncut, every point before and torn twice, after the last */
+    assert_int_equal(r.cases, 1 + 10 * 3 + 1);
 }
 
 /* A test description the harness cannot run is refused before anything runs. */
@@ -170,6 +172,9 @@ static void harness_refuses_bad_descriptions(void **state)
     assert_int_equal(strata_powercut_run(&bad, &r), STRATA_EINVAL);
     bad = pt;
     bad.recovery_cuts = STRATA_POWERCUT_MAX_DEPTH;
+    assert_int_equal(strata_powercut_run(&bad, &r), STRATA_EINVAL);
+    bad = pt;
+    bad.tears = STRATA_POWERCUT_MAX_TEARS + 1;
     assert_int_equal(strata_powercut_run(&bad, &r), STRATA_EINVAL);
     bad = pt;
     bad.sim.profile = NULL; /* no device */
@@ -215,11 +220,14 @@ static void harness_refuses_names_that_cannot_make_an_id(void **state)
 
 /* ---- sampled mode ------------------------------------------------------------------------ */
 
-/* The safe toy, noting at which of its mutating operations each case cut power. */
+/* The safe toy, noting at which of its mutating operations each case cut power, and a hash of
+ * the device each recovery found. */
 struct recorder {
     struct toy toy;
     uint64_t cuts[256];
     unsigned n;
+    uint64_t hash[64];
+    unsigned nh;
 };
 
 static int rec_setup(struct strata_sim *sim, void *arg)
@@ -244,7 +252,13 @@ static int rec_workload(struct strata_sim *sim, void *arg)
 
 static int rec_recover(struct strata_sim *sim, void *arg)
 {
-    return toy_recover(sim, &((struct recorder *)arg)->toy);
+    struct recorder *rec = arg;
+    uint8_t dev[2 * 4096];
+    assert_int_equal(strata_sim_peek(sim, 0, dev, sizeof dev), 0);
+    if (rec->nh < 64)
+        rec->hash[rec->nh++] = ((uint64_t)strata_crc32(0, dev, sizeof dev) << 32) |
+                               strata_crc32(0, dev + 1, sizeof dev - 1);
+    return toy_recover(sim, &rec->toy);
 }
 
 static struct strata_powercut_test rec_test(struct recorder *rec, uint32_t rounds,
@@ -266,7 +280,8 @@ static struct strata_powercut_test rec_test(struct recorder *rec, uint32_t round
 }
 
 /* `samples` points out of n = 100: one in each of the equal slices (i*n/s, (i+1)*n/s], so they
- * are distinct and spread over the whole workload; the seed moves them inside their slices. */
+ * are distinct and spread over the whole workload; the seed moves them inside their slices. The
+ * case just after the last operation comes on top. */
 static void sampled_cut_points_are_stratified_and_distinct(void **state)
 {
     const uint32_t sample_counts[] = {30, 7, 99, 1};
@@ -284,8 +299,9 @@ static void sampled_cut_points_are_stratified_and_distinct(void **state)
             unsigned i;
             assert_int_equal(strata_powercut_run(&pt, &r), 0);
             assert_int_equal(r.cut_points, 100);
-            assert_int_equal(r.cases, 1 + count);
-            assert_int_equal(rec.n, count);
+            assert_int_equal(r.cases, 1 + count + 1);
+            assert_int_equal(rec.n, count + 1);
+            assert_int_equal(rec.cuts[count], 100);
             for (i = 0; i < count; i++) {
                 uint64_t lo = i * 100 / count, hi = (i + 1) * 100 / count;
                 if (rec.cuts[i] <= lo || rec.cuts[i] > hi)
@@ -304,24 +320,107 @@ static void sampled_cut_points_are_stratified_and_distinct(void **state)
     assert_true(moved > 0);
 }
 
-/* As many samples as points, or more, is the exhaustive run. */
+/* As many samples as (point, way) pairs, or more, is the exhaustive run; as many as points cuts
+ * every point once, each in one way; between the two, distinct pairs spread over the workload. */
 static void sampled_mode_with_enough_samples_is_exhaustive(void **state)
 {
-    const uint32_t sample_counts[] = {0, 10, 500};
+    const uint32_t sample_counts[] = {0, 30, 500, 10, 20};
     size_t k;
     (void)state;
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < 5; k++) {
         struct recorder rec;
         struct strata_powercut_test pt = rec_test(&rec, 5, sample_counts[k], 3);
         struct strata_powercut_report r;
-        unsigned i;
+        unsigned i, per_point[11];
         assert_int_equal(strata_powercut_run(&pt, &r), 0);
-        assert_int_equal(r.cases, 11);
-        assert_int_equal(rec.n, 10);
-        for (i = 0; i < 10; i++)
-            assert_int_equal(rec.cuts[i], i + 1);
+        memset(per_point, 0, sizeof per_point);
+        for (i = 0; i < rec.n; i++)
+            per_point[rec.cuts[i]]++;
+        assert_int_equal(rec.cuts[rec.n - 1], 10); /* the case after the last operation */
+        per_point[10]--;
+        if (k < 3) {
+            assert_int_equal(r.cases, 1 + 30 + 1);
+            for (i = 1; i <= 10; i++)
+                assert_int_equal(per_point[i], 3);
+        } else if (k == 3) {
+            assert_int_equal(r.cases, 1 + 10 + 1);
+            for (i = 1; i <= 10; i++)
+                assert_int_equal(per_point[i], 1);
+        } else {
+            assert_int_equal(r.cases, 1 + 20 + 1);
+            for (i = 1; i <= 10; i++)
+                assert_true(per_point[i] >= 1 && per_point[i] <= 3);
+        }
     }
 }
+
+/* ---- ways of cutting a point ----------------------------------------------------------------- */
+
+/* The recorder over two rounds, each cut point torn three ways. */
+static struct strata_powercut_test ways_test(struct recorder *rec)
+{
+    struct strata_powercut_test pt = rec_test(rec, 2, 0, 11);
+    pt.tears = 3;
+    return pt;
+}
+
+/* Exhaustively, each of the n points is cut before its operation and torn `tears` times, each
+ * tear its own: the torn cases of a program leave different contents. The b case of a point
+ * leaves what the operation before it left, and the a case after the last operation what the
+ * uncut run leaves. */
+static void every_point_cut_every_way(void **state)
+{
+    struct recorder w;
+    struct strata_powercut_test pt = ways_test(&w);
+    struct strata_powercut_report r;
+    unsigned k, differ = 0;
+    (void)state;
+    assert_int_equal(strata_powercut_run(&pt, &r), 0);
+    assert_int_equal(r.cut_points, 4); /* 2 rounds x (erase + program) */
+    assert_int_equal(r.cases, 1 + 4 * 4 + 1);
+    assert_int_equal(w.nh, r.cases);
+    /* order: uncut; then per point b, t1, t2, t3; then a of the last point */
+    for (k = 1; k <= 4; k++) {
+        const uint64_t *c = &w.hash[1 + (k - 1) * 4];
+        if (k % 2 == 0) /* the programs: three tears, (almost surely) three states */
+            differ += c[1] != c[2] && c[2] != c[3] && c[1] != c[3];
+    }
+    assert_int_equal(differ, 2);
+    assert_true(w.hash[1 + 4 * 4] == w.hash[0]); /* after the last = uncut */
+    /* b of the program of round 1 sees the unit its erase just erased: not the uncut state */
+    assert_true(w.hash[1 + 1 * 4] != w.hash[0]);
+}
+
+/* Every id of a campaign replays its case exactly: the recovery sees the very same device. */
+static void every_case_replays_exactly(void **state)
+{
+    static const char *const ways_of[4] = {"b", "t1", "t2", "t3"};
+    struct recorder w;
+    struct strata_powercut_test pt = ways_test(&w);
+    struct strata_powercut_report r;
+    uint64_t hash[64];
+    unsigned i;
+    char id[64];
+    (void)state;
+    assert_int_equal(strata_powercut_run(&pt, &r), 0);
+    memcpy(hash, w.hash, sizeof hash);
+    for (i = 1; i < r.cases; i++) {
+        if (i < r.cases - 1)
+            snprintf(id, sizeof id, "toy-sampled:11:%u%s", (i - 1) / 4 + 1,
+                     ways_of[(i - 1) % 4]);
+        else
+            snprintf(id, sizeof id, "toy-sampled:11:4a");
+        w.nh = 0;
+        assert_int_equal(strata_powercut_replay(&pt, id, &r), 0);
+        assert_int_equal(w.nh, 1);
+        if (w.hash[0] != hash[i])
+            fail_msg("case %s: replay saw another device", id);
+    }
+}
+
+/* With recovery_points = 2, both operations of the mirror's two-operation repair are cut after
+ * every workload case that needs a repair; the campaign grows accordingly. */
+static void recovery_points_per_depth(void **state);
 
 /* ---- cuts during recovery ------------------------------------------------------------------ */
 
@@ -470,7 +569,20 @@ static void recovery_cut_points_cover_the_recovery(void **state)
     assert_int_equal(m.cut_at[3], 0);
     assert_true(m.cut_at[1] > 0);
     assert_true(m.cut_at[2] > 0);
-    assert_int_equal(m.cut_at[1] + m.cut_at[2], r.cases - 1 - r.cut_points);
+    assert_int_equal(m.cut_at[1] + m.cut_at[2], r.cases - 1 - 3 * r.cut_points - 1);
+}
+
+static void recovery_points_per_depth(void **state)
+{
+    struct mirror m = {0, 0, 0, 6, 0, 0, 0, {0, 0, 0, 0}};
+    struct strata_powercut_test pt = mirror_test(&m, "mirror", 1);
+    struct strata_powercut_report r;
+    (void)state;
+    pt.recovery_points = 2;
+    assert_int_equal(strata_powercut_run(&pt, &r), 0);
+    assert_true(m.cut_at[1] > 0);
+    assert_int_equal(m.cut_at[1], m.cut_at[2]);
+    assert_int_equal(m.cut_at[1] + m.cut_at[2], r.cases - 1 - 3 * r.cut_points - 1);
 }
 
 /* The refresh-first bug passes every cut in the workload, and is caught as soon as recovery is
@@ -482,7 +594,7 @@ static void bug_visible_only_when_recovery_is_cut(void **state)
     struct strata_powercut_report r, again;
     (void)state;
     assert_int_equal(strata_powercut_run(&pt, &r), 0);
-    assert_int_equal(r.cases, 17);
+    assert_int_equal(r.cases, 1 + 16 * 3 + 1);
     pt.recovery_cuts = 1;
     assert_int_equal(strata_powercut_run(&pt, &r), STRATA_ECORRUPT);
     assert_int_equal(r.failures, 1);
@@ -520,7 +632,7 @@ static void workload_swallowing_epower_is_reported(void **state)
     struct strata_powercut_report r;
     (void)state;
     assert_int_equal(strata_powercut_run(&pt, &r), STRATA_ECORRUPT);
-    assert_string_equal(r.failing_id, "toy-swallow:11:1");
+    assert_string_equal(r.failing_id, "toy-swallow:11:1b");
     assert_non_null(strstr(r.reason, "must report STRATA_EPOWER"));
 }
 
@@ -583,7 +695,7 @@ static void replay_by_environment_variable(void **state)
     assert_int_equal(env.cases, 1);
     assert_int_equal(setenv("STRATA_POWERCUT_REPLAY", "", 1), 0); /* empty: a normal run */
     assert_int_equal(strata_powercut_run(&ps, &env), 0);
-    assert_int_equal(env.cases, 11);
+    assert_int_equal(env.cases, 32);
     assert_int_equal(unsetenv("STRATA_POWERCUT_REPLAY"), 0);
 }
 
@@ -603,6 +715,16 @@ static void replay_ids_are_checked(void **state)
     assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3.0", &r), STRATA_EINVAL);
     assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:1.1.1.1.1", &r), STRATA_EINVAL);
     assert_int_equal(strata_powercut_replay(&pt, "toy-safe", &r), STRATA_ENOENT);
+    /* ways: before, after, the n-th tear; nothing else */
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3b", &r), 0);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3a", &r), 0);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3t2.1b", &r), 0);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3t0", &r), STRATA_EINVAL);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3t", &r), STRATA_EINVAL);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3bb", &r), STRATA_EINVAL);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3x", &r), STRATA_EINVAL);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:b", &r), STRATA_EINVAL);
+    assert_int_equal(strata_powercut_replay(&pt, "toy-safe:11:3t-1", &r), STRATA_EINVAL);
 }
 
 int main(void)
@@ -614,6 +736,9 @@ int main(void)
         cmocka_unit_test(harness_refuses_names_that_cannot_make_an_id),
         cmocka_unit_test(sampled_cut_points_are_stratified_and_distinct),
         cmocka_unit_test(sampled_mode_with_enough_samples_is_exhaustive),
+        cmocka_unit_test(every_point_cut_every_way),
+        cmocka_unit_test(every_case_replays_exactly),
+        cmocka_unit_test(recovery_points_per_depth),
         cmocka_unit_test(mirror_survives_cuts_during_recovery),
         cmocka_unit_test(recovery_cut_points_cover_the_recovery),
         cmocka_unit_test(bug_visible_only_when_recovery_is_cut),

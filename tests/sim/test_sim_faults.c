@@ -8,16 +8,6 @@
 
 static const char *const nand_profiles[] = {"tc58dvg02", "mt29f4g08", "k9f1g08", "nand-pic24"};
 
-static struct strata_sim_config config(const char *profile, uint32_t units, uint64_t seed)
-{
-    struct strata_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.profile = strata_sim_profile_find(profile);
-    assert_non_null(cfg.profile);
-    cfg.erase_count = units;
-    cfg.seed = seed;
-    return cfg;
-}
 
 /* ---- factory bad blocks ------------------------------------------------------------------------ */
 
@@ -26,7 +16,7 @@ static void factory_bad_blocks_marked_in_spare(void **state)
     size_t k;
     (void)state;
     for (k = 0; k < COUNT(nand_profiles); k++) {
-        struct strata_sim_config cfg = config(nand_profiles[k], 32, 77);
+        struct strata_sim_config cfg = st_config(nand_profiles[k], 32, 77);
         struct strata_sim *sim;
         const struct strata_flash *f;
         uint32_t u, bad = 0, ppu, ss;
@@ -92,7 +82,7 @@ static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
     uint32_t first_bad[40], u, differ = 0;
     (void)state;
     for (seed = 0; seed < 40; seed++) {
-        struct strata_sim_config cfg = config("tc58dvg02", 8, seed);
+        struct strata_sim_config cfg = st_config("tc58dvg02", 8, seed);
         struct strata_sim *sim;
         cfg.factory_bad = 3;
         sim = st_new_cfg(&cfg);
@@ -106,7 +96,7 @@ static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
     }
     assert_true(differ > 5);
     {
-        struct strata_sim_config cfg = config("tc58dvg02", 8, 1);
+        struct strata_sim_config cfg = st_config("tc58dvg02", 8, 1);
         struct strata_sim *sim;
         cfg.factory_bad = 7; /* all but unit 0 */
         sim = st_new_cfg(&cfg);
@@ -116,7 +106,7 @@ static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
         strata_sim_free(sim);
         cfg.factory_bad = 8; /* unit 0 cannot be bad */
         assert_null(strata_sim_new(&cfg));
-        cfg = config("w25q128", 8, 1); /* NOR has no bad blocks */
+        cfg = st_config("w25q128", 8, 1); /* NOR has no bad blocks */
         cfg.factory_bad = 1;
         assert_null(strata_sim_new(&cfg));
     }
@@ -132,7 +122,7 @@ static void worn_unit_fails_erase_then_programs(void **state)
     const char *names[] = {"mt29f4g08", "w25q128"};
     (void)state;
     for (k = 0; k < COUNT(names); k++) {
-        struct strata_sim_config cfg = config(names[k], 4, 3);
+        struct strata_sim_config cfg = st_config(names[k], 4, 3);
         struct strata_sim *sim;
         const struct strata_flash *f;
         struct strata_sim_stats st;
@@ -199,7 +189,7 @@ static void wear_limits_drawn_within_spread(void **state)
     uint32_t survived[2][16], u, r, lo = 100, hi = 0;
     (void)state;
     for (r = 0; r < 2; r++) {
-        struct strata_sim_config cfg = config("at45db161", 16, 99);
+        struct strata_sim_config cfg = st_config("at45db161", 16, 99);
         struct strata_sim *sim;
         const struct strata_flash *f;
         cfg.wear_limit = 10;
@@ -227,7 +217,7 @@ static void wear_limits_drawn_within_spread(void **state)
  * small number that would wear units out at once. */
 static void wear_limit_spread_does_not_wrap(void **state)
 {
-    struct strata_sim_config cfg = config("w25q128", 8, 5);
+    struct strata_sim_config cfg = st_config("w25q128", 8, 5);
     struct strata_sim *sim;
     uint32_t u, i;
     (void)state;
@@ -238,6 +228,143 @@ static void wear_limit_spread_does_not_wrap(void **state)
         for (i = 0; i < 3; i++)
             assert_int_equal(strata_flash_erase(strata_sim_flash(sim), u), 0);
     strata_sim_free(sim);
+}
+
+/* ---- worn units x power cuts ------------------------------------------------------------------ */
+
+/* A device whose unit 1 is worn out: limit 1, so its second erase fails. Only page 0 of the unit
+ * was programmed before, so the pages above stay programmable (NAND order and torn-page rules
+ * never refuse the programs these tests make). */
+static struct strata_sim *worn_unit_1(const char *profile)
+{
+    struct strata_sim_config cfg = st_config(profile, 4, 41);
+    struct strata_sim *sim;
+    const struct strata_flash *f;
+    uint8_t zero[512];
+    cfg.wear_limit = 1;
+    sim = st_new_cfg(&cfg);
+    f = strata_sim_flash(sim);
+    memset(zero, 0x00, sizeof zero);
+    assert_int_equal(strata_flash_erase(f, 1), 0);
+    assert_int_equal(strata_flash_prog(f, f->geo.erase_size, zero, sizeof zero), 0);
+    assert_int_equal(strata_flash_erase(f, 1), STRATA_EIO);
+    return sim;
+}
+
+static const enum strata_sim_tear tears[] = {STRATA_SIM_TEAR_BEFORE, STRATA_SIM_TEAR_RANDOM,
+                                            STRATA_SIM_TEAR_AFTER};
+
+/* A cut during a page program of a worn unit loses power like any other cut: the call returns
+ * STRATA_EPOWER and power is off (it used to return STRATA_EIO with power still on when the cut
+ * came after the program). Begun, the program failed: the page does not hold the data. */
+static void worn_unit_cut_page_prog_loses_power(void **state)
+{
+    size_t t;
+    (void)state;
+    for (t = 0; t < COUNT(tears); t++) {
+        struct strata_sim *sim = worn_unit_1("mt29f4g08");
+        const struct strata_flash *f = strata_sim_flash(sim);
+        uint8_t data[2048], back[2048], ff[2048];
+        uint32_t page = 64 + 10;
+        st_pattern(data, sizeof data, 3);
+        memset(ff, 0xFF, sizeof ff);
+        strata_sim_set_tear(sim, tears[t]);
+        strata_sim_cut_at_op(sim, 1);
+        assert_int_equal(strata_flash_page_prog(f, page, data, NULL), STRATA_EPOWER);
+        assert_false(strata_sim_powered(sim));
+        assert_int_equal(strata_sim_peek(sim, page * 2048, back, sizeof back), 0);
+        if (tears[t] == STRATA_SIM_TEAR_BEFORE)
+            assert_memory_equal(back, ff, sizeof back);
+        else
+            assert_memory_not_equal(back, data, sizeof back);
+        ts_assert_no_violations(sim);
+        strata_sim_free(sim);
+    }
+}
+
+/* A cut during a program of a worn NOR unit: the program fails as on a worn unit (it used to
+ * program as if the unit were healthy when the cut came after it), and power is off. */
+static void worn_unit_cut_prog_fails(void **state)
+{
+    const char *names[] = {"w25q128", "msp430f5529", "at45db161", "mt29f4g08"};
+    size_t k, t;
+    (void)state;
+    for (k = 0; k < COUNT(names); k++)
+        for (t = 0; t < COUNT(tears); t++) {
+            struct strata_sim *sim = worn_unit_1(names[k]);
+            const struct strata_flash *f = strata_sim_flash(sim);
+            uint32_t ps = f->geo.page_size, a = f->geo.erase_size + 8 * ps;
+            uint8_t data[512], back[512], before[512];
+            struct strata_sim_stats st;
+            if (f->geo.erase_size < 9 * ps) /* DataFlash: one page per unit */
+                a = f->geo.erase_size;
+            memset(data, 0x00, sizeof data);
+            assert_int_equal(strata_sim_peek(sim, a, before, sizeof before), 0);
+            strata_sim_set_tear(sim, tears[t]);
+            strata_sim_cut_at_op(sim, 1);
+            assert_int_equal(strata_flash_prog(f, a, data, ps < 512 ? ps : 512), STRATA_EPOWER);
+            assert_false(strata_sim_powered(sim));
+            assert_int_equal(strata_sim_peek(sim, a, back, sizeof back), 0);
+            strata_sim_stats(sim, &st);
+            if (tears[t] == STRATA_SIM_TEAR_BEFORE) {
+                assert_memory_equal(back, before, sizeof back);
+                assert_int_equal(st.io_errors, 1); /* the erase only */
+            } else {
+                assert_memory_not_equal(back, data, ps < 512 ? ps : 512);
+                assert_int_equal(st.io_errors, 2);
+            }
+            ts_assert_no_violations(sim);
+            strata_sim_free(sim);
+        }
+}
+
+/* An erase past the wear limit fails and wears the unit out even when power fails during or
+ * right after it (a cut erase used to complete and leave the unit healthy): after the reboot the
+ * unit is not erased, and a program of a page that reads erased fails with STRATA_EIO. */
+static void cut_erase_past_wear_limit_wears_unit(void **state)
+{
+    const char *names[] = {"w25q128", "mt29f4g08", "at45db161"};
+    size_t k, t;
+    (void)state;
+    for (k = 0; k < COUNT(names); k++)
+        for (t = 1; t < COUNT(tears); t++) { /* an erase cut before it starts changes nothing */
+            struct strata_sim_config cfg = st_config(names[k], 4, 43);
+            struct strata_sim *sim;
+            const struct strata_flash *f;
+            uint32_t es, ps, i, erased = 0;
+            uint8_t zero[512], *back;
+            cfg.wear_limit = 2;
+            sim = st_new_cfg(&cfg);
+            f = strata_sim_flash(sim);
+            es = f->geo.erase_size;
+            ps = f->geo.page_size;
+            memset(zero, 0x00, sizeof zero);
+            for (i = 0; i < 3; i++) {
+                assert_int_equal(strata_flash_prog(f, es, zero, ps < 512 ? ps : 512), 0);
+                if (i < 2)
+                    assert_int_equal(strata_flash_erase(f, 1), 0);
+            }
+            strata_sim_set_tear(sim, tears[t]);
+            strata_sim_cut_at_op(sim, 1);
+            assert_int_equal(strata_flash_erase(f, 1), STRATA_EPOWER);
+            strata_sim_reboot(sim);
+            back = malloc(es);
+            assert_int_equal(strata_sim_peek(sim, es, back, es), 0);
+            for (i = 0; i < es; i++)
+                erased += back[i] == 0xFF;
+            assert_true(erased < es);
+            /* the last page reads erased (only the first was programmed), yet will not program */
+            if (es > ps) {
+                for (i = es - ps; i < es; i++)
+                    assert_int_equal(back[i], 0xFF);
+                assert_int_equal(strata_flash_prog(f, 2 * es - ps, zero, ps < 512 ? ps : 512),
+                                 STRATA_EIO);
+            }
+            assert_int_equal(strata_flash_erase(f, 1), STRATA_EIO);
+            ts_assert_no_violations(sim);
+            free(back);
+            strata_sim_free(sim);
+        }
 }
 
 /* ---- bit flips -------------------------------------------------------------------------------- */
@@ -284,7 +411,7 @@ static struct flip_run read_and_count(struct strata_sim *sim, unsigned rounds)
  * 130.5; accept +-5 sigma. The stored data never changes: flips are transient. Rate 0: none. */
 static void nand_read_bit_flips_at_rate(void **state)
 {
-    struct strata_sim_config cfg = config("mt29f4g08", 4, 2024);
+    struct strata_sim_config cfg = st_config("mt29f4g08", 4, 2024);
     struct strata_sim *sim;
     const struct strata_flash *f;
     uint8_t *img0, *img1;
@@ -325,7 +452,7 @@ static void nand_read_bit_flips_at_rate(void **state)
 /* Two reads of the same page flip different bits: the errors are not stored. */
 static void bit_flips_are_transient(void **state)
 {
-    struct strata_sim_config cfg = config("k9f1g08", 2, 8);
+    struct strata_sim_config cfg = st_config("k9f1g08", 2, 8);
     struct strata_sim *sim;
     const struct strata_flash *f;
     uint8_t a[2048], b[2048], truth[2048];
@@ -347,7 +474,7 @@ static void bit_flips_are_transient(void **state)
 /* Only NAND reads flip bits; rates outside [0, 1), NaN included, are refused. */
 static void bit_flip_rate_scope_and_bounds(void **state)
 {
-    struct strata_sim_config cfg = config("w25q128", 2, 8);
+    struct strata_sim_config cfg = st_config("w25q128", 2, 8);
     struct strata_sim *sim;
     uint8_t buf[4096];
     struct strata_sim_stats st;
@@ -360,7 +487,7 @@ static void bit_flip_rate_scope_and_bounds(void **state)
     strata_sim_stats(sim, &st);
     assert_int_equal(st.bitflips, 0);
     strata_sim_free(sim);
-    cfg = config("mt29f4g08", 2, 8);
+    cfg = st_config("mt29f4g08", 2, 8);
     cfg.read_flip_rate = 1.0;
     assert_null(strata_sim_new(&cfg));
     cfg.read_flip_rate = -0.001;
@@ -423,6 +550,9 @@ int main(void)
         cmocka_unit_test(worn_unit_fails_erase_then_programs),
         cmocka_unit_test(wear_limits_drawn_within_spread),
         cmocka_unit_test(wear_limit_spread_does_not_wrap),
+        cmocka_unit_test(worn_unit_cut_page_prog_loses_power),
+        cmocka_unit_test(worn_unit_cut_prog_fails),
+        cmocka_unit_test(cut_erase_past_wear_limit_wears_unit),
         cmocka_unit_test(nand_read_bit_flips_at_rate),
         cmocka_unit_test(bit_flips_are_transient),
         cmocka_unit_test(bit_flip_rate_scope_and_bounds),

@@ -327,6 +327,11 @@ static void damaged_images_rejected(void **state)
             assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
         s = 0x04; /* worn: valid */
         assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), 0);
+        /* NOR has no bad blocks: a unit marked factory bad or bad is no state it can reach */
+        s = 0x01;
+        assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
+        s = 0x02;
+        assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
     }
     free(img);
     strata_sim_free(sim);
@@ -352,8 +357,21 @@ static void damaged_nand_image_rejected(void **state)
     {
         size_t progs = len - 4 - 8 - pages, top = len - 4 - 8, opts = 52;
         uint8_t two = 2, torn = 255, top_bad[4] = {32, 0, 0, 0}, opt_bad[4] = {0x80, 0, 0, 0};
+        uint8_t top5[4] = {5, 0, 0, 0}, top4[4] = {4, 0, 0, 0};
+        uint8_t *edit = malloc(len);
         assert_int_equal(load_edited(img, len, progs + 5, &two, 1, 1), STRATA_ECORRUPT);
-        assert_int_equal(load_edited(img, len, progs + 5, &torn, 1, 1), 0);
+        /* a programmed or torn page 5 with the block's top page at 5 is reachable; with the top
+         * page below it (or none, -1) it is not */
+        memcpy(edit, img, len);
+        memcpy(edit + top, top5, 4);
+        assert_int_equal(load_edited(edit, len, progs + 5, &torn, 1, 1), 0);
+        assert_int_equal(load_edited(img, len, progs + 5, &torn, 1, 1), STRATA_ECORRUPT);
+        memcpy(edit + top, top4, 4);
+        assert_int_equal(load_edited(edit, len, progs + 5, &torn, 1, 1), STRATA_ECORRUPT);
+        two = 1;
+        assert_int_equal(load_edited(edit, len, progs + 5, &two, 1, 1), STRATA_ECORRUPT);
+        assert_int_equal(load_edited(edit, len, progs + 4, &two, 1, 1), 0);
+        free(edit);
         assert_int_equal(load_edited(img, len, top, top_bad, 4, 1), STRATA_ECORRUPT);
         assert_int_equal(load_edited(img, len, opts, opt_bad, 4, 1), STRATA_ECORRUPT);
     }

@@ -49,15 +49,34 @@ static void make_old_and_want(uint8_t *old, uint8_t *want)
     }
 }
 
-/* cut_after_bytes(n) for n = 1..LEN (and a TEAR_BEFORE cut for n = 0) leaves exactly the first n
+/* A device of `profile` with the given tear model (PROFILE: the part's own). */
+static struct strata_sim *new_torn(const char *profile, uint32_t units, uint64_t seed,
+                                   enum strata_sim_tear_model model)
+{
+    struct strata_sim_config cfg = st_config(profile, units, seed);
+    cfg.tear_model = model;
+    return st_new_cfg(&cfg);
+}
+
+struct torn_device {
+    const char *profile;
+    enum strata_sim_tear_model model;
+};
+
+/* Prefix tears: the MCU flash by default, SPI NOR and DataFlash when the config asks.
+ * cut_after_bytes(n) for n = 1..LEN (and a TEAR_BEFORE cut for n = 0) leaves exactly the first n
  * bytes programmed and byte n partly programmed. */
 static void bitwise_program_torn_at_every_byte(void **state)
 {
-    const char *names[] = {"w25q128", "at45db161", "msp430f5529", "m25p80", "at45db041"};
+    static const struct torn_device devs[] = {
+        {"msp430f5529", STRATA_SIM_TEAR_MODEL_PROFILE}, {"w25q128", STRATA_SIM_TEAR_MODEL_PREFIX},
+        {"at45db161", STRATA_SIM_TEAR_MODEL_PREFIX},    {"m25p80", STRATA_SIM_TEAR_MODEL_PREFIX},
+        {"at45db041", STRATA_SIM_TEAR_MODEL_PREFIX},
+    };
     size_t k;
     (void)state;
-    for (k = 0; k < COUNT(names); k++) {
-        struct strata_sim *base = st_new(names[k], 2, 9, 0);
+    for (k = 0; k < COUNT(devs); k++) {
+        struct strata_sim *base = new_torn(devs[k].profile, 2, 9, devs[k].model);
         const struct strata_flash *bf = strata_sim_flash(base);
         uint32_t a = bf->geo.erase_size + 5, n, size = strata_flash_size(bf);
         uint8_t old[LEN], want[LEN];
@@ -107,7 +126,7 @@ static void bitwise_program_torn_at_random_point(void **state)
     memset(seen, 0, sizeof seen);
     make_old_and_want(old, want);
     for (seed = 1; seed <= 150; seed++) {
-        struct strata_sim *sim = st_new("w25q128", 2, seed, 0);
+        struct strata_sim *sim = new_torn("w25q128", 2, seed, STRATA_SIM_TEAR_MODEL_PREFIX);
         const struct strata_flash *f = strata_sim_flash(sim);
         assert_int_equal(strata_flash_prog(f, 100, old, LEN), 0);
         strata_sim_cut_at_op(sim, 1);
@@ -120,6 +139,172 @@ static void bitwise_program_torn_at_random_point(void **state)
         strata_sim_free(sim);
     }
     assert_true(distinct >= 30);
+}
+
+/* Subset tears. A program over [a, a + n) of three device pages (the tail of one, a whole one, the
+ * head of the next) cut at byte `cut`: pages wholly before the cut page hold `want`, the cut page
+ * any subset of the bits it was clearing (every byte between old and want), later pages `old`.
+ * Returns 1 if the cut page shows a tear no prefix could leave: a byte short of `want` before a
+ * byte that moved away from `old`. */
+static int check_subset(const uint8_t *old, const uint8_t *want, const uint8_t *got, uint32_t n,
+                        uint32_t first_piece, uint32_t ps, uint32_t cut)
+{
+    uint32_t lo = cut < first_piece ? 0 : first_piece + (cut - first_piece) / ps * ps;
+    uint32_t hi = cut < first_piece ? first_piece : lo + ps, i;
+    int short_seen = 0, out_of_order = 0;
+    if (hi > n)
+        hi = n;
+    for (i = 0; i < lo; i++)
+        assert_int_equal(got[i], want[i]);
+    for (i = lo; i < hi; i++) {
+        assert_int_equal(got[i] & want[i], want[i]); /* no bit cleared that want keeps */
+        assert_int_equal(got[i] & ~old[i] & 0xFF, 0); /* no bit set that old had clear */
+        out_of_order |= short_seen && got[i] != old[i];
+        short_seen |= got[i] != want[i];
+    }
+    for (i = hi; i < n; i++)
+        assert_int_equal(got[i], old[i]);
+    return out_of_order;
+}
+
+/* Every SPI NOR and DataFlash part tears by default as a page program does: cut at every byte of
+ * a three-page program, the shape is check_subset's, and tears out of byte order occur. So does
+ * the MCU flash when the config asks for subset tears. */
+static void bitwise_program_torn_as_a_subset(void **state)
+{
+    static const struct torn_device devs[] = {
+        {"w25q128", STRATA_SIM_TEAR_MODEL_PROFILE},   {"m25p80", STRATA_SIM_TEAR_MODEL_PROFILE},
+        {"at45db041", STRATA_SIM_TEAR_MODEL_PROFILE}, {"at45db161", STRATA_SIM_TEAR_MODEL_PROFILE},
+        {"msp430f5529", STRATA_SIM_TEAR_MODEL_SUBSET},
+    };
+    size_t k;
+    (void)state;
+    for (k = 0; k < COUNT(devs); k++) {
+        struct strata_sim *base = new_torn(devs[k].profile, 4, 19, devs[k].model);
+        const struct strata_flash *bf = strata_sim_flash(base);
+        uint32_t ps = bf->geo.page_size, tail = 40, n = tail + ps + 40, cut, i;
+        uint32_t a = 2 * bf->geo.erase_size - tail; /* crosses into the next unit on DataFlash */
+        uint8_t *old = malloc(n), *want = malloc(n), *mask = malloc(n), *got = malloc(n);
+        int disorder = 0;
+        st_pattern(old, n, 1);
+        st_pattern(mask, n, 2);
+        for (i = 0; i < n; i++) {
+            old[i] |= 0x3C;
+            want[i] = (uint8_t)(old[i] & mask[i] & 0xE7);
+        }
+        assert_int_equal(strata_flash_prog(bf, a, old, n), 0);
+        for (cut = 1; cut < n; cut++) {
+            struct strata_sim *sim = strata_sim_clone(base);
+            const struct strata_flash *f = strata_sim_flash(sim);
+            strata_sim_cut_after_bytes(sim, cut);
+            assert_int_equal(strata_flash_prog(f, a, want, n), STRATA_EPOWER);
+            assert_int_equal(strata_sim_peek(sim, a, got, n), 0);
+            disorder += check_subset(old, want, got, n, tail, ps, cut);
+            ts_assert_no_violations(sim);
+            strata_sim_free(sim);
+        }
+        print_message("%s: %d of %u cuts torn out of byte order\n", devs[k].profile, disorder,
+                      (unsigned)n - 1);
+        assert_true(disorder > (int)n / 4);
+        free(old);
+        free(want);
+        free(mask);
+        free(got);
+        strata_sim_free(base);
+    }
+}
+
+/* The tear of a subset-model page spans from none to all of its bits: over many tear seeds some
+ * cut pages keep nearly all their old bits and some get nearly all their new ones. */
+static void subset_tears_range_from_none_to_all(void **state)
+{
+    uint8_t want[256], got[256], ff[256];
+    uint32_t lo = 2048, hi = 0, s;
+    (void)state;
+    memset(want, 0x00, sizeof want);
+    memset(ff, 0xFF, sizeof ff);
+    for (s = 1; s <= 60; s++) {
+        struct strata_sim *sim = st_new("w25q128", 2, 1, 0);
+        uint32_t cleared;
+        strata_sim_set_tear_seed(sim, s);
+        strata_sim_cut_after_bytes(sim, 100);
+        assert_int_equal(strata_flash_prog(strata_sim_flash(sim), 0, want, 256), STRATA_EPOWER);
+        assert_int_equal(strata_sim_peek(sim, 0, got, 256), 0);
+        cleared = (uint32_t)st_bit_diff(got, ff, 256);
+        lo = cleared < lo ? cleared : lo;
+        hi = cleared > hi ? cleared : hi;
+        strata_sim_free(sim);
+    }
+    assert_true(lo < 2048 / 10);
+    assert_true(hi > 2048 * 9 / 10);
+}
+
+/* A tear model is for bitwise-programmable media only; out-of-range values are refused too. */
+static void tear_model_scope(void **state)
+{
+    const char *others[] = {"mt29f4g08", "tc58dvg02", "sd-spi", "fram-msp430fr5994"};
+    struct strata_sim_config cfg;
+    size_t k;
+    (void)state;
+    for (k = 0; k < COUNT(others); k++) {
+        memset(&cfg, 0, sizeof cfg);
+        cfg.profile = strata_sim_profile_find(others[k]);
+        cfg.tear_model = STRATA_SIM_TEAR_MODEL_SUBSET;
+        assert_null(strata_sim_new(&cfg));
+        cfg.tear_model = STRATA_SIM_TEAR_MODEL_PREFIX;
+        assert_null(strata_sim_new(&cfg));
+        assert_int_equal(strata_sim_profile_find(others[k])->tear_model,
+                         STRATA_SIM_TEAR_MODEL_PROFILE);
+    }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.profile = strata_sim_profile_find("w25q128");
+    cfg.erase_count = 2;
+    cfg.tear_model = (enum strata_sim_tear_model)3;
+    assert_null(strata_sim_new(&cfg));
+    assert_int_equal(strata_sim_profile_find("msp430f5529")->tear_model,
+                     STRATA_SIM_TEAR_MODEL_PREFIX);
+    assert_int_equal(strata_sim_profile_find("w25q128")->tear_model,
+                     STRATA_SIM_TEAR_MODEL_SUBSET);
+}
+
+/* The tear seed alone decides a random tear: two devices with different seeds and histories tear
+ * the same operation identically under the same tear seed, and differently under another; a
+ * cut under a tear seed leaves the device's own generator where it was. */
+static void tear_seed_decides_the_tear(void **state)
+{
+    uint8_t want[600], a[600], b[600], c[600];
+    struct strata_sim *x = st_new("at45db161", 4, 1, 0), *y = st_new("at45db161", 4, 99, 0);
+    struct strata_sim *z = st_new("at45db161", 4, 1, 0), *w;
+    uint8_t *iz, *iw;
+    size_t lz, lw;
+    (void)state;
+    st_pattern(want, sizeof want, 9);
+    assert_int_equal(strata_flash_erase(strata_sim_flash(y), 2), 0); /* another history */
+    w = strata_sim_clone(z);
+    strata_sim_set_tear_seed(x, 77);
+    strata_sim_set_tear_seed(y, 77);
+    strata_sim_set_tear_seed(z, 78);
+    strata_sim_cut_at_op(x, 1);
+    strata_sim_cut_at_op(y, 1);
+    strata_sim_cut_at_op(z, 1);
+    assert_int_equal(strata_flash_prog(strata_sim_flash(x), 100, want, 600), STRATA_EPOWER);
+    assert_int_equal(strata_flash_prog(strata_sim_flash(y), 100, want, 600), STRATA_EPOWER);
+    assert_int_equal(strata_flash_prog(strata_sim_flash(z), 100, want, 600), STRATA_EPOWER);
+    assert_int_equal(strata_sim_peek(x, 100, a, 600), 0);
+    assert_int_equal(strata_sim_peek(y, 100, b, 600), 0);
+    assert_int_equal(strata_sim_peek(z, 100, c, 600), 0);
+    assert_memory_equal(a, b, 600);
+    assert_memory_not_equal(a, c, 600);
+    /* z's own generator did not move: its stored random state is still w's */
+    iz = st_image(z, &lz);
+    iw = st_image(w, &lw);
+    assert_memory_equal(iz + 88, iw + 88, 8);
+    free(iz);
+    free(iw);
+    strata_sim_free(x);
+    strata_sim_free(y);
+    strata_sim_free(z);
+    strata_sim_free(w);
 }
 
 /* ---- NAND page program ------------------------------------------------------------------------ */
@@ -712,6 +897,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bitwise_program_torn_at_every_byte),
         cmocka_unit_test(bitwise_program_torn_at_random_point),
+        cmocka_unit_test(bitwise_program_torn_as_a_subset),
+        cmocka_unit_test(subset_tears_range_from_none_to_all),
+        cmocka_unit_test(tear_model_scope),
+        cmocka_unit_test(tear_seed_decides_the_tear),
         cmocka_unit_test(nand_page_program_torn),
         cmocka_unit_test(nand_torn_partial_program_keeps_earlier_sectors),
         cmocka_unit_test(nand_multi_page_program_torn_in_second_page),

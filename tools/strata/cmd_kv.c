@@ -13,15 +13,15 @@ void help_kv(FILE *out)
             "       strata kv put IMAGE TS,V1,V2[,V3] ...\n"
             "       strata kv get IMAGE V1,V2[,V3]\n"
             "       strata kv scan IMAGE [--lo V1,V2] [--hi V1,V2] [--from TS] [--to TS]\n"
-            "                            [--limit N]\n"
+            "                            [--limit N] [--newest]\n"
             "       strata kv stats IMAGE\n"
             "A store of records (timestamp, d = 2 or 3 values in -32768..32767) indexed by a\n"
             "quadtree, at the end of a NOR image (see 'strata image create'). The layout\n"
             "options (also --dims D, --node-size B) must be the same for every command on an\n"
             "image (defaults: 4 partitions of 40 units, 16 log units, 2 dims, 64-byte nodes).\n"
             "Every command first mounts, which undoes anything written after the last\n"
-            "checkpoint; put commits a checkpoint after its records. Exit 0 ok, 1 failure\n"
-            "(e.g. get found nothing), 2 usage.\n");
+            "checkpoint; put commits a checkpoint after its records. scan --newest returns the\n"
+            "newest records first. Exit 0 ok, 1 failure (e.g. get found nothing), 2 usage.\n");
 }
 
 struct kvcli {
@@ -47,10 +47,21 @@ static int parse_list(const char *s, long *v, int n)
     return s && *s ? -1 : k;
 }
 
+/* What each limit of strata_kv_config_check() means (kv.h lists them). */
+static const char *const limit_names[] = {
+    "ok", "no configuration", "the device is not a byte-programmable NOR kv can use",
+    "the buffer is smaller than an erase unit or a node", "dimensions must be 2 or 3",
+    "payload too large", "node size must be even, 16 to 128 bytes",
+    "too many spare slots for the node size", "2 to 8 partitions", "3 to 32 log units",
+    "unknown flag", "a domain's low end above its high end",
+    "the regions do not fit one log segment", "the layout runs past the device",
+    "a partition too large for 15-bit pointers", "the garbage reserve leaves no room for data"};
+
 static int setup(struct kvcli *c)
 {
     const struct strata_flash *f = strata_sim_flash(c->sim);
     unsigned long units = f->geo.erase_count, need;
+    enum strata_kv_limit why;
     unsigned j;
     if (c->punits == 0) {
         c->punits = (units > c->log + 2u ? (units - c->log - 2u) / c->partitions : 0);
@@ -80,6 +91,13 @@ static int setup(struct kvcli *c)
         c->cfg.hi[j] = INT16_MAX;
     }
     c->cfg.buffer = c->buf;
+    c->cfg.buffer_size = (uint16_t)f->geo.erase_size;
+    why = strata_kv_config_check(&c->cfg);
+    if (why != STRATA_KV_LIMIT_OK) {
+        fprintf(stderr, "strata kv: configuration refused: %s\n",
+                (size_t)why < sizeof limit_names / sizeof limit_names[0] ? limit_names[why] : "?");
+        return why == STRATA_KV_LIMIT_DEVICE ? STRATA_EDEVICE : STRATA_EINVAL;
+    }
     return 0;
 }
 
@@ -175,6 +193,8 @@ static int do_scan(struct kvcli *c, int argc, char **argv)
             q.t_hi = (uint32_t)strtoul(argv[++i], NULL, 0);
         } else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc) {
             q.limit = (uint32_t)strtoul(argv[++i], NULL, 0);
+        } else if (strcmp(argv[i], "--newest") == 0) {
+            q.newest_first = 1;
         } else {
             return cli_usage("kv", "unexpected argument '%s'", argv[i]);
         }
@@ -201,8 +221,11 @@ static int do_stats(struct kvcli *c)
     if (rc != 0)
         return cli_fail("kv", rc, "stat");
     strata_sim_stats(c->sim, &ss);
-    printf("records            %lu (in %u live partition(s) of %lu)\n",
-           (unsigned long)st.records, st.partitions_live, c->partitions);
+    printf("records            %lu (in %u live partition(s) of %lu), the oldest from %lu\n",
+           (unsigned long)st.records, st.partitions_live, c->partitions,
+           (unsigned long)st.oldest_ts);
+    printf("expired            %lu record(s) left with their partition\n",
+           (unsigned long)st.records_expired);
     printf("checkpoints        %lu\n", (unsigned long)st.commits);
     printf("current partition  %u: %lu of %lu bytes used (%lu garbage), %u of %u nodes\n",
            st.current, (unsigned long)st.part_bytes_used, (unsigned long)st.part_bytes,

@@ -91,6 +91,7 @@ static void node_init(struct node *n)
     n->cfg.regions = &n->region;
     n->cfg.region_count = 1;
     n->cfg.buffer = n->buf;
+    n->cfg.buffer_size = sizeof n->buf;
 }
 
 /* The program's main loop from wherever its state says; returns on completion or failure.
