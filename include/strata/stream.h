@@ -252,6 +252,7 @@ struct strata_stream {
     uint16_t tree_off;      /* offset of bucket 0 in a slot */
     uint16_t max_buckets;   /* buckets a slot holds with no Bloom section */
     uint16_t reserve;       /* blocks kept free for the close of the open segment */
+    uint16_t anchor_page;   /* next page of the anchor block (pages per block: a fresh block) */
     uint32_t seq, b0;       /* the open segment: its number and first block */
     uint32_t pos;           /* next page position to program */
     uint32_t blk, blk_idx;  /* physical block of the write position, its index in the segment */

@@ -123,7 +123,7 @@ int rig_adopt(struct rig *r, const struct rig_params *params, struct strata_sim 
 static int mount_nand(struct rig *r)
 {
     struct strata_nand_config nc;
-    const struct strata_flash *f = strata_sim_flash(r->data);
+    const struct strata_flash *f = r->data_flash ? r->data_flash : strata_sim_flash(r->data);
     if (r->cfg.nand == NULL)
         return 0;
     memset(&nc, 0, sizeof nc);

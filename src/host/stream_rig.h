@@ -41,6 +41,7 @@ struct rig {
     struct strata_stream_config cfg;
     struct strata_stream s;
     uint8_t *buffer, *stage;
+    const struct strata_flash *data_flash; /* NAND seen through a wrapper (tests), or NULL */
 };
 
 /* The paper's format: 32-byte readings (24 application bytes), 256-byte buckets, 2048-bit Bloom

@@ -1,8 +1,11 @@
-/* The anchor: the one place mount starts from. Page 0 of one of the first
- * STRATA_STREAM_ANCHOR_BLOCKS blocks of the area, rewritten in the next good one of them (erase +
- * program) whenever a segment opens or ages; the valid anchor with the highest number wins, so a
- * torn rewrite leaves the previous one. It holds the format (checked at mount), the open
- * segment, the newest closed segment's header page and the aging state. */
+/* The anchor: the one place mount starts from. It holds the format (checked at mount), the open
+ * segment, the newest closed segment's header page and the aging state, rewritten whenever a
+ * segment opens or ages, as a log of pages in the first STRATA_STREAM_ANCHOR_BLOCKS blocks of
+ * the area: pages in order in one block, anchor n + i on its page i; when the block is full, or
+ * at the first write after a mount (which cannot know whether the page after the last good one
+ * was tried), the next good anchor block is erased and starts again from page 0. The old block
+ * keeps the previous anchors until then, so a cut anywhere leaves one. Mount takes the block
+ * whose first page has the highest number, then its last good page by a binary search. */
 #include "stream_internal.h"
 
 typedef struct strata_stream_config cfg_t;
@@ -42,37 +45,65 @@ static void anchor_build(const struct strata_stream *s, uint8_t *p)
     s_put32(p, AN_CRC, strata_crc32(0, p, AN_CRC));
 }
 
-/* Write the next anchor. Uses the read buffer (open selects become invalid). */
-int anchor_write(struct strata_stream *s)
+/* An anchor page of this store with number `n` (NONE32: any) at `page`: 1, 0 if not, or an
+ * error. Leaves it in the read buffer. An unreadable page is read again a few times: read noise
+ * must not make an older anchor win (a page torn by a cut stays unreadable and counts as none). */
+static int anchor_at_page(struct strata_stream *s, uint32_t page, uint32_t n)
 {
-    struct stream_tag tag = {PT_ANCHOR, 0, 0, 0};
-    uint32_t k, b;
+    struct stream_tag tag;
+    uint8_t *p = s->rbuf;
+    int rc, tries = 4;
+    while ((rc = dev_read(s, page, p, &tag)) == PG_LOST && --tries > 0)
+        ;
+    if (rc < 0)
+        return rc;
+    return rc == PG_VALID && tag.type == PT_ANCHOR && s_get32(p, AN_MAGIC) == ANCHOR_MAGIC &&
+           s_get32(p, AN_CRC) == strata_crc32(0, p, AN_CRC) &&
+           (n == NONE32 || s_get32(p, AN_NUMBER) == n);
+}
+
+/* Start a fresh anchor block with the anchor in the read buffer; retire `failed` after. */
+static int anchor_switch(struct strata_stream *s, const struct stream_tag *tag, int failed)
+{
+    uint32_t k, b, old = s->anchor_at;
     int rc;
-    s->gen++;
-    tag.seq = ++s->anchor_seq & SEQ_MASK;
     for (k = 1; k < STRATA_STREAM_ANCHOR_BLOCKS; k++) { /* never over the current one */
-        b = (s->anchor_at + k) % STRATA_STREAM_ANCHOR_BLOCKS;
+        b = (old + k) % STRATA_STREAM_ANCHOR_BLOCKS;
         if ((rc = dev_is_bad(s, b)) < 0)
             return rc;
-        if (rc)
-            continue;
-        rc = dev_erase(s, b);
-        if (rc == STRATA_EBADBLOCK)
-            continue; /* retired by the NAND layer */
-        if (rc != 0)
-            return rc;
-        anchor_build(s, s->rbuf);
-        rc = dev_prog(s, dev_page(s, b, 0), s->rbuf, &tag);
+        if (rc || (rc = dev_erase(s, b)) == STRATA_EBADBLOCK)
+            continue; /* bad, or retired by the NAND layer */
+        if (rc == 0)
+            rc = dev_prog(s, dev_page(s, b, 0), s->rbuf, tag);
         if (rc == STRATA_EBADBLOCK) {
             if ((rc = strata_nand_retire(s->cfg->nand, s->cfg->first_block + b)) != 0)
                 return rc;
             continue;
         }
-        if (rc == 0)
-            s->anchor_at = (uint8_t)b;
-        return rc;
+        if (rc != 0)
+            return rc;
+        s->anchor_at = (uint8_t)b;
+        s->anchor_page = 1;
+        return failed ? strata_nand_retire(s->cfg->nand, s->cfg->first_block + old) : 0;
     }
     return STRATA_EIO; /* no good anchor block besides the current one */
+}
+
+/* Write the next anchor. Uses the read buffer (open selects become invalid). */
+int anchor_write(struct strata_stream *s)
+{
+    struct stream_tag tag = {PT_ANCHOR, 0, 0, 0};
+    int rc;
+    s->gen++;
+    tag.seq = ++s->anchor_seq & SEQ_MASK;
+    anchor_build(s, s->rbuf);
+    if (s->anchor_page >= s->ppb)
+        return anchor_switch(s, &tag, 0);
+    rc = dev_prog(s, dev_page(s, s->anchor_at, s->anchor_page), s->rbuf, &tag);
+    if (rc == STRATA_EBADBLOCK)
+        return anchor_switch(s, &tag, 1);
+    s->anchor_page++;
+    return rc;
 }
 
 /* The format fields of an anchor page agree with the config. */
@@ -85,36 +116,40 @@ static int anchor_matches(const struct strata_stream *s, const uint8_t *p)
 
 int anchor_load(struct strata_stream *s)
 {
-    struct stream_tag tag;
-    uint32_t b, best = NONE32;
-    uint8_t *p = s->rbuf;
-    int rc, seen = 0, foreign = 0;
+    uint32_t b, best = NONE32, first = 0, lo = 0, hi = s->ppb, mid;
+    int rc, foreign = 0;
     for (b = 0; b < STRATA_STREAM_ANCHOR_BLOCKS; b++) {
         if ((rc = dev_is_bad(s, b)) < 0)
             return rc;
-        if (rc)
+        if (rc || (rc = anchor_at_page(s, dev_page(s, b, 0), NONE32)) == 0)
             continue;
-        rc = dev_read(s, dev_page(s, b, 0), p, &tag);
         if (rc < 0)
             return rc;
-        if (rc != PG_VALID || tag.type != PT_ANCHOR || s_get32(p, AN_MAGIC) != ANCHOR_MAGIC ||
-            s_get32(p, AN_CRC) != strata_crc32(0, p, AN_CRC))
-            continue;
-        if (p[AN_VERSION] != STRATA_STREAM_VERSION)
+        if (s->rbuf[AN_VERSION] != STRATA_STREAM_VERSION)
             return STRATA_EVERSION;
-        if (!anchor_matches(s, p)) {
+        if (!anchor_matches(s, s->rbuf))
             foreign = 1;
-            continue;
+        else if (best == NONE32 || s_get32(s->rbuf, AN_NUMBER) > first) {
+            best = b;
+            first = s_get32(s->rbuf, AN_NUMBER);
         }
-        if (seen && s_get32(p, AN_NUMBER) <= s->anchor_seq)
-            continue;
-        seen = 1;
-        best = b;
-        fields_get(p, state, COUNT(state), s);
     }
-    if (!seen)
+    if (best == NONE32)
         return foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;
+    while (hi - lo > 1) { /* the block's pages: a run of consecutive anchors, then none */
+        mid = lo + (hi - lo) / 2u;
+        if ((rc = anchor_at_page(s, dev_page(s, best, mid), first + mid)) < 0)
+            return rc;
+        if (rc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if ((rc = anchor_at_page(s, dev_page(s, best, lo), first + lo)) <= 0)
+        return rc < 0 ? rc : STRATA_ECORRUPT;
+    fields_get(s->rbuf, state, COUNT(state), s);
     s->anchor_at = (uint8_t)best;
+    s->anchor_page = (uint16_t)s->ppb; /* the next write starts a fresh block */
     if (s->b0 < STRATA_STREAM_ANCHOR_BLOCKS || s->b0 >= s->blocks ||
         s->tail < STRATA_STREAM_ANCHOR_BLOCKS || s->tail >= s->blocks)
         return STRATA_ECORRUPT;

@@ -68,6 +68,19 @@ uint32_t dev_ring_dist(const struct strata_stream *s, uint32_t a, uint32_t b)
     return (b + n - a) % n;
 }
 
+/* Good blocks from `from` (included, good) on before `to`, counted up to `need`: whether the
+ * write head at `from` has `need` blocks to go before it meets the oldest segment. */
+int dev_free(struct strata_stream *s, uint32_t from, uint32_t to, uint32_t need)
+{
+    uint32_t n = 0;
+    while (from != to && n < need) {
+        n++;
+        if (dev_next_good(s, from, &from) != 0)
+            return 0;
+    }
+    return n >= need;
+}
+
 /* Block index j of a segment is the j-th good block from b0 on (b0 itself when good), so a block
  * retired while the segment is written shifts the rest consistently. */
 int dev_block_of(struct strata_stream *s, uint32_t b0, uint32_t idx, uint32_t *out)

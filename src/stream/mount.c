@@ -52,6 +52,7 @@ int strata_stream_format(struct strata_stream *s, const struct strata_stream_con
     if (good < 2)
         return STRATA_EDEVICE;
     s->anchor_at = STRATA_STREAM_ANCHOR_BLOCKS - 1u;
+    s->anchor_page = (uint16_t)s->ppb;
     if ((rc = dev_next_good(s, s->blocks - 1u, &b0)) != 0)
         return rc;
     s->tail = b0;

@@ -332,6 +332,35 @@ static int seg_begin(struct strata_stream *s, struct strata_stream_iter *it)
     return candidate(s, it, start) ? 1 : step(s, it);
 }
 
+/* The reading number the pages read next must continue from, when the first page met is a hole
+ * (a torn page, or one lost to bit errors): from the nearest readable page before it in reading
+ * order, or the segment's edge. */
+static int reference(struct strata_stream *s, struct strata_stream_iter *it)
+{
+    struct stream_tag tag;
+    uint32_t p = it->page;
+    int rc;
+    it->expect = DESC(it) ? it->seg.records + (it->seg.open ? s->buffered : 0u) : 0u;
+    while (DESC(it) ? ++p < it->seg.data_pages : p-- > 0) {
+        if ((rc = read_data(s, it, p, &tag)) < 0)
+            return rc;
+        if (rc == PG_VALID) {
+            it->expect = DESC(it) ? tag.aux : (uint32_t)tag.aux + tag.count;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Past the segment's last page in reading order: the readings must have reached its edge. */
+static int edge(const struct strata_stream *s, const struct strata_stream_iter *it)
+{
+    uint32_t want = DESC(it) ? 0u : it->seg.records + (it->seg.open ? s->buffered : 0u);
+    if ((it->mode & MODE_TREE) || it->expect == NONE32 || it->expect == want)
+        return 0;
+    return (it->mode & MODE_LOST) ? STRATA_EECC : STRATA_ECORRUPT;
+}
+
 /* Make the current page's readings ready: 1, 0 for a page to step over (a hole), or an error.
  * Pages read in order must continue each other's reading numbers: a gap means lost readings. */
 static int load_page(struct strata_stream *s, struct strata_stream_iter *it)
@@ -352,7 +381,7 @@ static int load_page(struct strata_stream *s, struct strata_stream_iter *it)
                     return rc == PG_LOST ? STRATA_EECC : STRATA_ECORRUPT;
                 if (rc == PG_LOST)
                     it->mode |= MODE_LOST;
-                return 0;
+                return it->expect == NONE32 ? reference(s, it) : 0;
             }
         }
         aux = it->inbuf_aux;
@@ -432,8 +461,13 @@ int strata_stream_next(struct strata_stream *s, struct strata_stream_iter *it,
                 it->phase = PH_END;
                 return rc;
             }
-            if (rc == 0 && !step(s, it))
+            if (rc == 0 && !step(s, it)) {
                 it->phase = PH_SEGMENT;
+                if ((rc = edge(s, it)) != 0) {
+                    it->phase = PH_END;
+                    return rc;
+                }
+            }
             continue;
         }
         rc = scan_page(s, it, out);
@@ -446,8 +480,13 @@ int strata_stream_next(struct strata_stream *s, struct strata_stream_iter *it,
             continue;
         }
         it->loaded = 0;
-        if (!step(s, it))
+        if (!step(s, it)) {
             it->phase = PH_SEGMENT;
+            if ((rc = edge(s, it)) != 0) {
+                it->phase = PH_END;
+                return rc;
+            }
+        }
     }
 }
 

@@ -215,8 +215,8 @@ static int fast(struct strata_stream *s)
     int rc, begun, pending = 0;
     if ((rc = idx_read(s, SH_CLOSING, m, sizeof m)) != 0 || (rc = idx_progress(s, &p, &begun)) != 0)
         return rc;
-    if (begun)
-        return 1;
+    if (begun || (m[0] == 0xFF && s_get16(m, 2) != NONE16))
+        return 1; /* indexing begun, or a close begun whose mark never came: rebuild (and erase) */
     for (q = p; q > 0 && p - q <= s->ppb && last == NONE32; q--) { /* the last data page */
         (void)read_at(s, q - 1u, &tag, &rc);
         if (rc < 0)

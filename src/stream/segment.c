@@ -57,7 +57,7 @@ int seg_open(struct strata_stream *s, uint32_t b0)
     bt_reset(s);
     if ((rc = dev_block_of(s, b0, 0, &s->blk)) != 0)
         return rc;
-    while (s->live_segments > 0 && dev_ring_dist(s, s->blk, s->tail) < s->reserve)
+    while (s->live_segments > 0 && !dev_free(s, s->blk, s->tail, s->reserve))
         if ((rc = seg_age(s)) != 0)
             return rc;
     if ((rc = anchor_write(s)) != 0 || (rc = idx_erase(s)) != 0)

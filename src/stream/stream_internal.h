@@ -143,6 +143,7 @@ int dev_is_bad(struct strata_stream *s, uint32_t block);
 /* Next good block after `block` in the data ring (anchors excluded). */
 int dev_next_good(struct strata_stream *s, uint32_t block, uint32_t *out);
 uint32_t dev_ring_dist(const struct strata_stream *s, uint32_t a, uint32_t b);
+int dev_free(struct strata_stream *s, uint32_t from, uint32_t to, uint32_t need);
 /* Physical block of block index `idx` of the segment starting at b0 (bad blocks skipped). */
 int dev_block_of(struct strata_stream *s, uint32_t b0, uint32_t idx, uint32_t *out);
 uint32_t dev_page(const struct strata_stream *s, uint32_t block, uint32_t index);

@@ -10,11 +10,10 @@
 static int wr_room(struct strata_stream *s, uint32_t nb)
 {
     int rc;
-    while (dev_ring_dist(s, nb, s->tail) < (s->closing ? 2u : s->reserve) &&
-           s->live_segments > 0)
+    while (!dev_free(s, nb, s->tail, s->closing ? 2u : s->reserve) && s->live_segments > 0)
         if ((rc = seg_age(s)) != 0)
             return rc;
-    return dev_ring_dist(s, nb, s->tail) < 2u ? STRATA_ENOSPC : 0; /* it would meet itself */
+    return dev_free(s, nb, s->tail, 2u) ? 0 : STRATA_ENOSPC; /* it would meet itself */
 }
 
 /* Make position s->pos programmable: enter its block, erase it once per session. */
@@ -159,7 +158,7 @@ static int wr_seg_has_room(struct strata_stream *s, uint32_t cap)
         return 0;
     if (s->pos / s->ppb == s->blk_idx || s->live_segments > 0)
         return 1;
-    return dev_next_good(s, s->blk, &nb) == 0 && dev_ring_dist(s, nb, s->tail) >= s->reserve;
+    return dev_next_good(s, s->blk, &nb) == 0 && dev_free(s, nb, s->tail, s->reserve);
 }
 
 /* Before the first reading of a page: close the segment if the page would not fit, and set how

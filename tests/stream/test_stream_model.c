@@ -60,31 +60,31 @@ static void run(enum rig_kind kind, uint64_t seed, uint32_t steps, uint32_t bloc
 static void test_hybrid(void **state)
 {
     (void)state;
-    run(RIG_HYBRID, 1, (uint32_t)ts_scale(40000, 10), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
+    run(RIG_HYBRID, 1, (uint32_t)ts_scale(15000, 25), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
 }
 
 static void test_hybrid_even(void **state)
 {
     (void)state;
-    run(RIG_HYBRID, 2, (uint32_t)ts_scale(20000, 10), 16, STRATA_STREAM_SPLIT_EVEN);
+    run(RIG_HYBRID, 2, (uint32_t)ts_scale(8000, 25), 16, STRATA_STREAM_SPLIT_EVEN);
 }
 
 static void test_nand_only(void **state)
 {
     (void)state;
-    run(RIG_NAND, 3, (uint32_t)ts_scale(40000, 10), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
+    run(RIG_NAND, 3, (uint32_t)ts_scale(15000, 25), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
 }
 
 static void test_sd(void **state)
 {
     (void)state;
-    run(RIG_SD, 4, (uint32_t)ts_scale(30000, 10), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
+    run(RIG_SD, 4, (uint32_t)ts_scale(12000, 25), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
 }
 
 static void test_sd_stage(void **state)
 {
     (void)state;
-    run(RIG_SD_STAGE, 5, (uint32_t)ts_scale(20000, 10), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
+    run(RIG_SD_STAGE, 5, (uint32_t)ts_scale(8000, 25), 16, STRATA_STREAM_SPLIT_ADAPTIVE);
 }
 
 int main(void)

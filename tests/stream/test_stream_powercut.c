@@ -231,19 +231,19 @@ static void test_exhaustive_sd(void **state)
 static void test_sampled_hybrid_nand(void **state)
 {
     (void)state;
-    campaign("hyb-nand-big", RIG_HYBRID, 0, 500, 2500, (uint32_t)ts_scale(150, 20), 2, 14);
+    campaign("hyb-nand-big", RIG_HYBRID, 0, 500, 2500, (uint32_t)ts_scale(50, 60), 2, 14);
 }
 
 static void test_sampled_hybrid_nor(void **state)
 {
     (void)state;
-    campaign("hyb-nor-big", RIG_HYBRID, 1, 500, 2500, (uint32_t)ts_scale(150, 20), 2, 14);
+    campaign("hyb-nor-big", RIG_HYBRID, 1, 500, 2500, (uint32_t)ts_scale(50, 60), 2, 14);
 }
 
 static void test_sampled_nand_only(void **state)
 {
     (void)state;
-    campaign("nand-big", RIG_NAND, 0, 500, 2500, (uint32_t)ts_scale(100, 20), 2, 14);
+    campaign("nand-big", RIG_NAND, 0, 500, 2500, (uint32_t)ts_scale(40, 60), 2, 14);
 }
 
 int main(void)
