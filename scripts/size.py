@@ -48,7 +48,7 @@ BUDGETS = {
     ("nand", "cortex-m0plus", "text"): (5700, "ECC (Hamming 402 B, BCH 1.8 KB with its 384 B of "
                                               "tables), codeword layout, page/region I/O, bad "
                                               "blocks: docs/nand.md"),
-    ("stream", "cortex-m0plus", "text"): (14200, "issue 11's 12 KB not met: no growth from "
+    ("stream", "cortex-m0plus", "text"): (14250, "issue 11's 12 KB not met: no growth from "
                                                 "what the whole engine takes (hybrid, RAM-stage "
                                                 "and FTL configurations, fault handling); "
                                                 "docs/stream.md says where it goes"),

@@ -170,6 +170,7 @@ struct strata_stream_query {
     int32_t k1, k2;
     uint32_t limit;       /* stop after this many readings; 0 = all */
     uint8_t newest_first; /* 1: newest first (the paper's order); 0: oldest first */
+    uint8_t no_bloom;     /* 1: a single key skips the Bloom test (to measure what it saves) */
 };
 
 /* A skip-list pointer: the first timestamp of a segment and the page of its header. */

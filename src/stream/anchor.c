@@ -34,6 +34,11 @@ static const struct field state[] = {
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+static uint8_t nand_version(const struct strata_stream *s)
+{
+    return s->cfg->nand != NULL ? STRATA_NAND_FORMAT_VERSION : 0u;
+}
+
 static void anchor_build(const struct strata_stream *s, uint8_t *p)
 {
     memset(p, 0, s->usable);
@@ -42,6 +47,7 @@ static void anchor_build(const struct strata_stream *s, uint8_t *p)
     fields_put(p, format_cfg, COUNT(format_cfg), s->cfg);
     fields_put(p, format_dev, COUNT(format_dev), s);
     fields_put(p, state, COUNT(state), s);
+    p[AN_NANDVER] = nand_version(s);
     s_put32(p, AN_CRC, strata_crc32(0, p, AN_CRC));
 }
 
@@ -125,7 +131,8 @@ int anchor_load(struct strata_stream *s)
             continue;
         if (rc < 0)
             return rc;
-        if (s->rbuf[AN_VERSION] != STRATA_STREAM_VERSION)
+        if (s->rbuf[AN_VERSION] != STRATA_STREAM_VERSION ||
+            s->rbuf[AN_NANDVER] != nand_version(s))
             return STRATA_EVERSION;
         if (!anchor_matches(s, s->rbuf))
             foreign = 1;

@@ -155,14 +155,25 @@ static int time_bound(struct strata_stream *s, struct strata_stream_iter *it, ui
             guess = hi - 1u;
         if ((rc = probe(s, it, guess, hi, &tag, &at)) != 0)
             return rc;
+        /* Unreadable pages [guess, at) are holes that may hold readings on either side of t;
+         * the bound keeps them in the pages read, so the order check sees them. */
         if (at == NONE32) {
-            hi = guess;
+            if (DESC(it))
+                lo = hi; /* read down from hi - 1, through the holes */
+            else
+                hi = guess;
             continue;
         }
         f = s_get32(s->rbuf, SLOT_TS);
         l = s_get32(s->rbuf, (tag.count - 1u) * s->slot + SLOT_TS);
+        if (DESC(it) ? (f <= t && l > t) : (f < t && l >= t)) {
+            /* t falls inside this page: no page before it (after it, newest first) can hold
+             * a reading at t, so it is the bound without narrowing further */
+            lo = DESC(it) ? at + 1u : at;
+            break;
+        }
         if (DESC(it) ? f > t : l >= t) {
-            hi = at;
+            hi = DESC(it) ? at : guess; /* oldest first: from the first hole before at */
             thi = f;
         } else {
             lo = at + 1u;
@@ -309,7 +320,7 @@ static int seg_begin(struct strata_stream *s, struct strata_stream_iter *it)
     it->loaded = 0;
     it->inbuf = NONE32;
     if (it->mode == MODE_TREE) {
-        if (q->k1 == q->k2 && (rc = bloom_check(s, g, q->k1)) <= 0)
+        if (q->k1 == q->k2 && !q->no_bloom && (rc = bloom_check(s, g, q->k1)) <= 0)
             return rc;
         if ((rc = build_bitmap(s, it)) != 0)
             return rc;

@@ -46,6 +46,7 @@ static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag
 static int finish_close(struct strata_stream *s, uint32_t page)
 {
     struct strata_stream_seg g;
+    struct stream_tag tag;
     uint32_t nb;
     int rc = seg_load(s, page, NONE32, &g);
     if (rc != 0)
@@ -63,6 +64,13 @@ static int finish_close(struct strata_stream *s, uint32_t page)
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
     s->seq++;
+    /* The next segment's pages can only follow its anchor: finding them means the anchor that
+     * opened it is damaged, not torn (opening it again would erase them). */
+    rc = dev_read(s, dev_page(s, nb, 0), s->rbuf, &tag);
+    if (rc < 0)
+        return rc;
+    if (rc == PG_VALID && tag.type == PT_DATA && SEQ_EQ(tag.seq, s->seq))
+        return STRATA_ECORRUPT;
     return seg_open(s, nb);
 }
 
@@ -97,20 +105,6 @@ static int rec_close(struct strata_stream *s, uint32_t from)
     return seg_copy(s);
 }
 
-static void reset_open(struct strata_stream *s)
-{
-    s->records = 0;
-    s->data_pages = 0;
-    s->first_ts = s->last_ts = 0;
-    s->min_key = INT32_MAX;
-    s->max_key = INT32_MIN;
-    s->sections = 0;
-    s->sect_fill = 0;
-    s->ring_n = s->ring_at = 0;
-    memset(s->bloom, 0, s->cfg->bloom_bits / 8u);
-    bt_reset(s);
-}
-
 static int rebuild(struct strata_stream *s)
 {
     struct stream_tag tag;
@@ -118,7 +112,7 @@ static int rebuild(struct strata_stream *s)
     uint32_t limit = s->cfg->max_pages + (uint32_t)s->reserve * s->ppb;
     int rc, copy = 0;
     s->st.rebuilds++;
-    reset_open(s);
+    seg_reset(s);
     if ((rc = idx_erase(s)) != 0)
         return rc;
     for (q = 0; q < limit && run < s->ppb; q++) {
@@ -279,14 +273,14 @@ static int fast(struct strata_stream *s)
 int rec_open(struct strata_stream *s)
 {
     int rc;
-    reset_open(s);
+    seg_reset(s);
     if (s->is_nor) {
         if ((rc = idx_head_valid(s)) < 0)
             return rc;
         if (rc == 1) {
             if ((rc = fast(s)) <= 0)
                 return rc;
-            reset_open(s); /* the slot cannot be trusted */
+            seg_reset(s); /* the slot cannot be trusted */
         }
     }
     return rebuild(s);

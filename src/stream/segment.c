@@ -28,6 +28,22 @@ int seg_age(struct strata_stream *s)
     return anchor_write(s);
 }
 
+/* The open segment's RAM state, empty: no readings, no index, a clear Bloom section and an
+ * empty regression window (no split before m + 1 readings: the window is this segment's). */
+void seg_reset(struct strata_stream *s)
+{
+    s->records = 0;
+    s->data_pages = 0;
+    s->first_ts = s->last_ts = 0;
+    s->min_key = INT32_MAX;
+    s->max_key = INT32_MIN;
+    s->sections = 0;
+    s->sect_fill = 0;
+    s->ring_n = s->ring_at = 0;
+    memset(s->bloom, 0, s->cfg->bloom_bits / 8u);
+    bt_reset(s);
+}
+
 /* Start segment s->seq at block b0 (the block after the previous segment's header: never the
  * tail, since every block the write head enters keeps two or more free after it). Its first
  * block is entered like any other: the oldest segments age until `reserve` blocks are free. Then
@@ -45,16 +61,7 @@ int seg_open(struct strata_stream *s, uint32_t b0)
     s->blk_idx = 0;
     s->blk_erased = 0;
     s->closing = 0;
-    s->records = 0;
-    s->data_pages = 0;
-    s->first_ts = s->last_ts = 0;
-    s->min_key = INT32_MAX;
-    s->max_key = INT32_MIN;
-    s->sections = 0;
-    s->sect_fill = 0;
-    memset(s->bloom, 0, s->cfg->bloom_bits / 8u);
-    s->ring_n = s->ring_at = 0; /* no split before m + 1 readings: the window is this segment's */
-    bt_reset(s);
+    seg_reset(s);
     if ((rc = dev_block_of(s, b0, 0, &s->blk)) != 0)
         return rc;
     while (s->live_segments > 0 && !dev_free(s, s->blk, s->tail, s->reserve))

@@ -125,8 +125,9 @@ struct stream_tag {
 #define AN_READINGS 68u /* u32 readings in them */
 #define AN_AGED 72u     /* u32 segments aged */
 #define AN_NUMBER 76u   /* u32 anchor number (the highest valid one wins) */
-#define AN_CRC 80u
-#define AN_SIZE 84u
+#define AN_NANDVER 80u /* u8 STRATA_NAND_FORMAT_VERSION of the layer beneath (0: FTL device) */
+#define AN_CRC 84u
+#define AN_SIZE 88u
 #define ANCHOR_MAGIC 0x31415353u /* "SSA1" */
 
 /* ---- what a page read found ------------------------------------------------------------------ */
@@ -221,6 +222,7 @@ int wr_index_page(struct strata_stream *s, const uint8_t *page, uint32_t pos, ui
                   uint32_t count);
 
 /* segment.c: opening, closing and aging -------------------------------------------------------- */
+void seg_reset(struct strata_stream *s);
 int seg_open(struct strata_stream *s, uint32_t b0);
 int seg_close(struct strata_stream *s);
 int seg_copy(struct strata_stream *s);

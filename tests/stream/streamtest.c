@@ -187,6 +187,7 @@ struct strata_stream_query st_random_query(struct ts_rng *rng, const struct st_m
         }
     }
     q.newest_first = (uint8_t)ts_rng_below(rng, 2);
+    q.no_bloom = (uint8_t)(ts_rng_below(rng, 4) == 0);
     q.limit = ts_rng_below(rng, 4) == 0 ? 1u + ts_rng_below(rng, 20) : 0u;
     return q;
 }
@@ -219,4 +220,13 @@ int st_settle(struct rig *r, struct st_model *m)
         fail_msg("after a cut: %u readings kept, %u were flushed", k + i, m->durable);
     m->n = k + i;
     return 0;
+}
+
+void st_finish(struct rig *r, struct st_model *m)
+{
+    ts_assert_no_violations(r->data);
+    if (r->nor)
+        ts_assert_no_violations(r->nor);
+    rig_free(r);
+    st_model_free(m);
 }

@@ -45,5 +45,7 @@ struct strata_stream_query st_random_query(struct ts_rng *rng, const struct st_m
 /* After a power cut: the store must hold a prefix of the model that contains every durable
  * reading; the model is cut to it. 0, or the store's error. */
 int st_settle(struct rig *r, struct st_model *m);
+/* End of a run: neither device saw a violation of its rules; frees the rig and the model. */
+void st_finish(struct rig *r, struct st_model *m);
 
 #endif

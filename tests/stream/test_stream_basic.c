@@ -47,11 +47,7 @@ static void basic(enum rig_kind kind)
     strata_stream_stats(&r.s, &st);
     print_message("# kind %d: %u segments, %u readings, %u aged\n", kind, st.segments, st.readings,
                   st.aged);
-    ts_assert_no_violations(r.data);
-    if (r.nor)
-        ts_assert_no_violations(r.nor);
-    rig_free(&r);
-    st_model_free(&m);
+    st_finish(&r, &m);
 }
 
 static void test_hybrid(void **state)

@@ -50,11 +50,7 @@ static void run(enum rig_kind kind, uint64_t seed, uint32_t steps, uint32_t bloc
                   "%u readings kept of %u\n",
                   kind, split, steps, queries, remounts, st.segments, st.aged, st.readings, m.n);
     assert_true(st.aged > 0);
-    ts_assert_no_violations(r.data);
-    if (r.nor)
-        ts_assert_no_violations(r.nor);
-    rig_free(&r);
-    st_model_free(&m);
+    st_finish(&r, &m);
 }
 
 static void test_hybrid(void **state)
