@@ -14,6 +14,7 @@
 #define kv_ckpt_write bl_kv_ckpt_write
 #define kv_codec bl_kv_codec
 #define kv_commit bl_kv_commit
+#define kv_crc_tail bl_kv_crc_tail
 #define kv_cur bl_kv_cur
 #define kv_domain bl_kv_domain
 #define kv_ferase bl_kv_ferase
@@ -32,6 +33,7 @@
 #define kv_log_recycle bl_kv_log_recycle
 #define kv_log_reserve bl_kv_log_reserve
 #define kv_log_room bl_kv_log_room
+#define kv_log_span bl_kv_log_span
 #define kv_log_start bl_kv_log_start
 #define kv_log_walk bl_kv_log_walk
 #define kv_log_window bl_kv_log_window

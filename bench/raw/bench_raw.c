@@ -129,6 +129,7 @@ static int measure(const struct strata_sim_profile *p, struct figures *out)
     int rc = 0, nand = p->kind == STRATA_SIM_NAND;
     memset(&cfg, 0, sizeof cfg);
     cfg.profile = p;
+    cfg.options = STRATA_SIM_OPT_IDEAL; /* the medium's speed: no random faults in the way */
     units = MAX_BYTES / p->geo.erase_size;
     units = units == 0 ? 1 : units;
     cfg.erase_count = units < p->geo.erase_count ? units : p->geo.erase_count;

@@ -69,12 +69,12 @@
  * A byte is programmed once and zeroed at most once more by a restore (again only when that
  * restore is cut right there), within the MSP430's per-row program-time limit.
  *
- * RAM: sizeof(struct strata_kv) = 188 B on Cortex-M0+ (192 B on a 64-bit host), of which
+ * RAM: sizeof(struct strata_kv) = 192 B on Cortex-M0+ (200 B on a 64-bit host), of which
  * 31 + 2 x partitions + 4 x d bytes go into each checkpoint; the caller's buffer (buffer_size >=
  * erase_size and >= node_size: scratch for every call); sizeof(struct strata_kv_iter) = 272 B
- * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 644 B, count
- * 588 B, put 476 B, mount 436 B, scan_next 284 B, format 276 B, commit 260 B, stat 188 B. No
- * heap, no globals; several stores may coexist. Code: 10,422 B of text on Cortex-M0+ (9,750 B
+ * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 652 B, count
+ * 596 B, put 484 B, mount 436 B, scan_next 292 B, format 268 B, commit 244 B, stat 180 B. No
+ * heap, no globals; several stores may coexist. Code: 10,022 B of text on Cortex-M0+ (9,382 B
  * built with STRATA_KV_MINIMAL: no pivot split, d = 2 only, no payload; docs/kv.md).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash (use
@@ -208,42 +208,46 @@ struct strata_kv_restore_info {
 /* A partition's summary: what a query needs to skip it (the current partition's lives in the
  * checkpointed state; a closed one's on flash, docs/format-kv.md). */
 struct strata_kv_summary {
-    uint32_t t_lo, t_hi;   /* time range of its records */
-    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS]; /* key box of its records */
     uint16_t records;      /* records allocated (garbage included) */
     uint8_t mono;          /* its timestamps never decreased in insertion order */
+    uint32_t t_lo, t_hi;   /* time range of its records */
+    int16_t lo[STRATA_KV_MAX_DIMS], hi[STRATA_KV_MAX_DIMS]; /* key box of its records */
 };
 
 /* The store's checkpointed state (serialised field by field into each commit). */
 struct strata_kv_state {
+    uint8_t first, live; /* oldest live partition, number of live partitions */
+    uint16_t nodes;      /* current partition: nodes allocated (garbage included) */
+    uint16_t garbage_nodes, garbage_records; /* ... nodes and records left by discard undo */
     struct strata_kv_summary cur; /* the current partition's */
     uint32_t seq;        /* commits so far */
     uint32_t expired;    /* records that left with expired partitions */
-    uint16_t nodes;      /* current partition: nodes allocated (garbage included) */
-    uint16_t garbage_nodes, garbage_records; /* ... nodes and records left by discard undo */
     uint16_t nrec[STRATA_KV_MAX_PARTITIONS]; /* live records per partition */
-    uint8_t first, live; /* oldest live partition, number of live partitions */
 };
 
 /* The store. All fields are private. */
 struct strata_kv {
+    /* (the order keeps the hottest fields within the short load offsets of 16-bit Thumb code:
+     * bytes first, then halfwords, the state, then words) */
     const struct strata_kv_config *cfg;
-    uint32_t part_size;  /* geometry derived from the config at open */
-    uint32_t rec_end;    /* records grow down from here (the summary lies above) */
-    uint16_t unit_size, max_nodes, ctx_len;
+    uint8_t *buf;        /* the config's buffer */
     uint8_t node_size, slots, node_cap, tail_slots, rec_size, group, pivots, dims, sum_len;
     uint8_t log_head, log_win; /* head segment; segment of the last commit */
     uint8_t hold;        /* partition expired since the last commit (not erasable yet), 0xFF */
     uint8_t flags;       /* open, cleanliness */
+    uint8_t log_units, partitions; /* copies of the config's (used everywhere) */
+    uint16_t unit_size, max_nodes, ctx_len; /* geometry derived from the config at open */
     uint16_t log_off;    /* next free byte in the head segment */
     uint16_t torn_end;   /* mount: end of a torn tail of the head segment (0: none) */
     uint16_t ck_nodes, ck_records; /* current partition's allocation at the last checkpoint */
     uint16_t ck_off;     /* end of the last commit object (in segment log_win) */
-    struct strata_kv_restore_info restored;
     struct strata_kv_state st;
+    uint32_t part_size;  /* bytes per partition */
+    uint32_t rec_end;    /* records grow down from here (the summary lies above) */
     uint32_t gen;        /* bumped by every change: open scans become invalid */
     uint32_t log_seq;    /* sequence number of the log's head segment */
     uint32_t log_clean;  /* log segments known to be erased (bit per segment) */
+    struct strata_kv_restore_info restored;
     uint8_t marked[STRATA_KV_MARK_BITS / 8]; /* nodes marked since the last commit */
 };
 
@@ -269,14 +273,14 @@ struct strata_kv_box {
 
 /* A scan in progress (caller-owned). Fields are private. */
 struct strata_kv_iter {
-    struct strata_kv_query q;
-    uint32_t gen, returned;
-    uint16_t visits;     /* tree: nodes entered in this partition; newest first: next record */
-    uint16_t ptr;        /* tree: pointer of the record returned last */
     uint8_t part;        /* live partitions not started yet */
     uint8_t depth, slot, end;
+    uint16_t visits;     /* tree: nodes entered in this partition; newest first: next record */
+    uint16_t ptr;        /* tree: pointer of the record returned last */
+    uint32_t gen, returned;
+    struct strata_kv_query q;
     struct strata_kv_box box; /* tree: box of the top node */
-    struct {
+    struct strata_kv_level {
         uint16_t node, child;
         uint8_t next;                       /* next child to visit + 1 (0: own records first) */
         int16_t bound[STRATA_KV_MAX_DIMS];  /* the parent's bound the top's box replaced */

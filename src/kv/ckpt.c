@@ -20,8 +20,8 @@ static uint32_t state_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
 {
     uint8_t *b = ctx + KV_CTX_SUMMARY;
     b += kv_summary_codec(kv, b, &kv->st.cur, decode);
-    kv_codec(b, &kv->st, state_fields, sizeof state_fields, kv->cfg->partitions, decode);
-    return KV_CTX_FIXED + 2u * kv->cfg->partitions + 4u * kv->dims;
+    kv_codec(b, &kv->st, state_fields, sizeof state_fields, kv->partitions, decode);
+    return KV_CTX_FIXED + 2u * kv->partitions + 4u * kv->dims;
 }
 
 /* Copy the registered regions into (save) or out of the context bytes at p. */
@@ -36,7 +36,7 @@ static void regions_copy(const struct strata_kv_config *cfg, uint8_t *p, int sav
 int kv_ckpt_write(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
-    uint8_t *b = cfg->buffer, *ctx = b + KV_COMMIT_CTX, seal[KV_SHORT_LEN];
+    uint8_t *b = kv->buf, *ctx = b + KV_COMMIT_CTX, seal[KV_SHORT_LEN];
     uint32_t len = kv->ctx_len, seq = kv->st.seq + 1u;
     int rc;
     /* the commit object, built in the buffer and written in one program */
@@ -61,7 +61,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
 {
     const struct strata_kv_config *cfg = kv->cfg;
     struct strata_kv_state *st = &kv->st;
-    uint8_t *b = cfg->buffer, *ctx = b + KV_COMMIT_CTX;
+    uint8_t *b = kv->buf, *ctx = b + KV_COMMIT_CTX;
     uint32_t len;
     int rc;
     /* kv_log_open checked its CRC; read it whole (the config check made the unit hold one of
@@ -78,7 +78,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
     kv->ck_off = (uint16_t)(c->off + KV_COMMIT_EXTRA + kv->ctx_len);
     /* a CRC-valid context with values that would index past the tables is damage too (other
      * impossible values only make reads fail their bounds checks) */
-    if (st->first >= cfg->partitions || st->live == 0 || st->live >= cfg->partitions)
+    if (st->first >= kv->partitions || st->live == 0 || st->live >= kv->partitions)
         return STRATA_ECORRUPT;
     regions_copy(cfg, ctx + len, 0);
     return 0;
@@ -100,15 +100,4 @@ int kv_after_commit(struct strata_kv *kv)
         kv->flags = 0; /* state unknown: mount again */
     kv->gen++;
     return rc;
-}
-
-int kv_commit(struct strata_kv *kv)
-{
-    int rc;
-    kv->gen++;
-    if ((rc = kv_ckpt_write(kv)) != 0) {
-        kv->flags = 0;
-        return rc;
-    }
-    return kv_after_commit(kv);
 }

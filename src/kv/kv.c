@@ -23,7 +23,7 @@ int kv_open(struct strata_kv *kv, const struct strata_kv_config *cfg)
 int kv_format(struct strata_kv *kv)
 {
     const struct strata_kv_config *cfg = kv->cfg;
-    uint32_t u, n = cfg->log_units + 2u + (uint32_t)cfg->partitions * cfg->partition_units;
+    uint32_t u, n = kv->log_units + 2u + (uint32_t)kv->partitions * cfg->partition_units;
     uint16_t root;
     int rc;
     for (u = 0; u < n; u++)
@@ -78,9 +78,15 @@ int strata_kv_put(struct strata_kv *kv, const struct strata_kv_record *rec)
 
 int strata_kv_commit(struct strata_kv *kv)
 {
+    int rc;
     if (kv == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
-    return kv_commit(kv);
+    kv->gen++;
+    if ((rc = kv_ckpt_write(kv)) != 0) {
+        kv->flags = 0; /* state unknown: mount again */
+        return rc;
+    }
+    return kv_after_commit(kv);
 }
 
 int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
@@ -114,7 +120,10 @@ int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
         (uint32_t)s->nodes * kv->node_size + (uint32_t)s->cur.records * kv->rec_size;
     st->garbage_bytes =
         (uint32_t)s->garbage_nodes * kv->node_size + (uint32_t)s->garbage_records * kv->rec_size;
-    st->log_bytes = kv_log_bytes(kv);
+    /* segments wholly behind the head since the last commit's, in 32 bits: n x (unit - 12)
+     * exceeds 16 bits with large segments */
+    st->log_bytes =
+        kv_log_span(kv) * ((uint32_t)kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
     st->ram_context = (uint32_t)sizeof *kv;
     return 0;
 }

@@ -136,9 +136,6 @@ int kv_rb_node_append(struct strata_kv *kv, uint16_t node, unsigned slot, const 
 
 /* Erase the layout, create the first partition's root and the first checkpoint. */
 int kv_format(struct strata_kv *kv);
-/* Checkpoint: commit object and seal, then new checkpoint positions, log recycling and
- * cleaning of an expired partition. */
-int kv_commit(struct strata_kv *kv);
 
 /* ---- layout.c -------------------------------------------------------------------------------- */
 
@@ -153,6 +150,9 @@ void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned 
               int decode);
 /* Signature of the format-relevant configuration (stored in every context). */
 uint32_t kv_signature(const struct strata_kv *kv);
+/* The CRC of b[0, n) (seeded), stored after them, or with `check` compared with what is stored
+ * there: 1 if equal, else 0. */
+int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check);
 /* Blank-check a unit (relative to first_unit) and erase it unless blank. */
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
 /* Flash access (device addresses; units relative to first_unit). */
@@ -201,13 +201,11 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
 unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain);
 /* 1 if a split of a node with this box at this depth is a chain split. */
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth);
-/* Box of child k; pivot is the stored pivot values (NULL: middle split). 1 when the child is
- * empty (the upper half of a single value), ECORRUPT if the pivot does not fit the box. */
+/* Box of child k of box b; pivot is the stored pivot values (NULL: middle split). With values
+ * v, k is set to the child that holds them. 1 when the child is empty (the upper half of a single
+ * value), ECORRUPT if the pivot does not fit the box. (out may be b.) */
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
-                 unsigned k, struct strata_kv_box *out);
-/* Quadrant of values v in box b. */
-unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
-                     const int16_t *v);
+                 const int16_t *v, unsigned *k, struct strata_kv_box *out);
 /* One step down from an internal node toward values v: *node becomes the child, *b its box and
  * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
 int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
@@ -264,6 +262,8 @@ int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq);
 int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
 /* The next object from the last commit to the end of the log: 1, 0 at the end, or an error. */
 int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
+/* Log segments from the last commit's to the head (0: the same). */
+uint32_t kv_log_span(const struct strata_kv *kv);
 /* A cursor on the first object after the last commit. */
 void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c);
 /* Locate and check the log (logopen.c): the head, the last commit (*commit: its first
@@ -281,9 +281,16 @@ int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve);
 int kv_log_recycle(struct strata_kv *kv);
 /* Program a segment header (sequence seq) into log unit seg. */
 int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq);
-uint32_t kv_log_bytes(const struct strata_kv *kv);
 /* The largest object one append writes (a torn tail is never longer). */
-uint32_t kv_log_window(const struct strata_kv *kv);
+static inline uint32_t kv_log_window(const struct strata_kv *kv)
+{
+    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
+#ifdef KV_BASELINE
+    if (w < KV_BASELINE_WINDOW)
+        w = KV_BASELINE_WINDOW;
+#endif
+    return w;
+}
 
 /* ---- ckpt.c: commit and context ---------------------------------------------------------------- */
 

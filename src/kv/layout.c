@@ -96,6 +96,9 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
             (5u + 2u * d + c->payload_size) > area)
         return STRATA_KV_LIMIT_RESERVE;
     if (kv != NULL) {
+        kv->buf = c->buffer;
+        kv->log_units = (uint8_t)c->log_units;
+        kv->partitions = c->partitions;
         kv->unit_size = (uint16_t)unit;
         kv->part_size = part_bytes;
         kv->rec_end = area;
@@ -172,6 +175,15 @@ uint32_t kv_signature(const struct strata_kv *kv)
     return strata_crc32(0, b, (size_t)(n + 4u));
 }
 
+int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check)
+{
+    uint32_t crc = strata_crc32(seed, b, (size_t)n);
+    if (check)
+        return strata_get_le32(b + n) == crc;
+    strata_put_le32(b + n, crc);
+    return 1;
+}
+
 int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int mode,
                   uint32_t *crc)
 {
@@ -234,13 +246,13 @@ uint32_t kv_unit_addr(const struct strata_kv *kv, uint32_t unit)
 
 uint32_t kv_part_unit(const struct strata_kv *kv, unsigned part)
 {
-    return kv->cfg->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
+    return kv->log_units + 2u + (uint32_t)part * kv->cfg->partition_units;
 }
 
 unsigned kv_live_part(const struct strata_kv *kv, unsigned i)
 {
     unsigned s = kv->st.first + i;
-    s = s >= kv->cfg->partitions ? s - kv->cfg->partitions : s;
+    s = s >= kv->partitions ? s - kv->partitions : s;
 #ifdef KV_BASELINE
     s = ((const struct kv_baseline *)(const void *)kv)->map[s];
 #endif

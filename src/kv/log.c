@@ -14,8 +14,7 @@ int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq)
     int rc = kv_fread(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
     if (rc != 0)
         return rc;
-    if (h[KV_SEG_MAGIC] != 'K' || h[KV_SEG_MAGIC + 1] != 'V' ||
-        strata_get_le32(h + KV_SEG_CRC) != strata_crc32(0, h, KV_SEG_CRC))
+    if (h[KV_SEG_MAGIC] != 'K' || h[KV_SEG_MAGIC + 1] != 'V' || !kv_crc_tail(h, KV_SEG_CRC, 0, 1))
         return 0;
     if (h[KV_SEG_VERSION] != STRATA_KV_VERSION)
         return STRATA_EVERSION;
@@ -31,7 +30,7 @@ int kv_log_start(const struct strata_kv *kv, unsigned seg, uint32_t seq)
     h[KV_SEG_VERSION] = STRATA_KV_VERSION;
     h[KV_SEG_VERSION + 1] = 0;
     strata_put_le32(h + KV_SEG_SEQ, seq);
-    strata_put_le32(h + KV_SEG_CRC, strata_crc32(0, h, KV_SEG_CRC));
+    kv_crc_tail(h, KV_SEG_CRC, 0, 0);
     return kv_fprog(kv, kv_unit_addr(kv, seg), h, KV_SEG_HDR);
 }
 
@@ -98,24 +97,28 @@ int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
             return rc;
         if (c->seg == kv->log_head) /* (past padding) where kv_log_open found the end */
             return c->off >= kv->log_off ? 0 : STRATA_ECORRUPT;
-        c->seg = (uint8_t)(c->seg + 1u == kv->cfg->log_units ? 0u : c->seg + 1u);
+        c->seg = (uint8_t)(c->seg + 1u == kv->log_units ? 0u : c->seg + 1u);
         c->seq++;
         c->off = KV_SEG_HDR;
     }
 }
 
+uint32_t kv_log_span(const struct strata_kv *kv)
+{
+    uint32_t L = kv->log_units;
+    return (kv->log_head + L - kv->log_win) % L;
+}
+
 void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
 {
-    uint32_t L = kv->cfg->log_units;
     c->seg = kv->log_win;
     c->off = kv->ck_off;
-    c->seq = kv->log_seq - (kv->log_head + L - kv->log_win) % L;
+    c->seq = kv->log_seq - kv_log_span(kv);
 }
 
 static uint32_t log_free(const struct strata_kv *kv)
 {
-    uint32_t L = kv->cfg->log_units;
-    return L - 1u - (kv->log_head + L - kv->log_win) % L;
+    return kv->log_units - 1u - kv_log_span(kv);
 }
 
 int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve)
@@ -125,7 +128,7 @@ int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve)
 
 int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve)
 {
-    unsigned next = kv->log_head + 1u == kv->cfg->log_units ? 0u : kv->log_head + 1u;
+    unsigned next = kv->log_head + 1u == kv->log_units ? 0u : kv->log_head + 1u;
     int rc;
     if (kv->log_off + len <= kv->unit_size)
         return 0;
@@ -148,7 +151,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned res
     int rc = kv_log_reserve(kv, len, reserve);
     if (rc != 0)
         return rc;
-    strata_put_le32(obj + len - 4u, strata_crc32(kv->log_seq, obj, (size_t)(len - 4u)));
+    kv_crc_tail(obj, len - 4u, kv->log_seq, 0);
     rc = kv_fprog(kv, kv_unit_addr(kv, kv->log_head) + kv->log_off, obj, len);
     if (rc == 0)
         kv->log_off = (uint16_t)(kv->log_off + len);
@@ -158,7 +161,7 @@ int kv_log_append(struct strata_kv *kv, uint8_t *obj, uint32_t len, unsigned res
 int kv_log_recycle(struct strata_kv *kv)
 {
     unsigned s;
-    for (s = 0; s < kv->cfg->log_units; s++) {
+    for (s = 0; s < kv->log_units; s++) {
         int rc;
         if (s == kv->log_head || (kv->log_clean & ((uint32_t)1 << s)))
             continue;
@@ -167,20 +170,4 @@ int kv_log_recycle(struct strata_kv *kv)
         kv->log_clean |= (uint32_t)1 << s;
     }
     return 0;
-}
-
-uint32_t kv_log_bytes(const struct strata_kv *kv)
-{
-    uint32_t L = kv->cfg->log_units, n = (kv->log_head + L - kv->log_win) % L;
-    return n * (kv->unit_size - KV_SEG_HDR) + kv->log_off - kv->ck_off;
-}
-
-uint32_t kv_log_window(const struct strata_kv *kv)
-{
-    uint32_t w = KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len;
-#ifdef KV_BASELINE
-    if (w < KV_BASELINE_WINDOW)
-        w = KV_BASELINE_WINDOW;
-#endif
-    return w;
 }

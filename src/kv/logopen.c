@@ -31,7 +31,7 @@ static int never_held_a_store(const struct strata_kv *kv)
     struct kv_obj o;
     unsigned u;
     int rc;
-    for (u = 1; u < kv->cfg->log_units; u++)
+    for (u = 1; u < kv->log_units; u++)
         if ((rc = unit_blank(kv, u, 0)) != 1)
             return rc < 0 ? rc : STRATA_ECORRUPT;
     if ((rc = unit_blank(kv, 0, first_commit_end)) != 1)
@@ -46,7 +46,7 @@ static int never_held_a_store(const struct strata_kv *kv)
 /* What follows the head's last valid object at c: nothing, a torn tail, or damage. */
 static int head_tail(struct strata_kv *kv, const struct kv_cursor *c)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     uint32_t from = c->off, n = (uint32_t)kv->unit_size - from, last = 0, i;
     int rc;
     kv->log_off = c->off;
@@ -102,7 +102,7 @@ static int segment(struct strata_kv *kv, unsigned seg, uint32_t seq, struct kv_c
 
 int kv_log_open(struct strata_kv *kv, struct kv_cursor *commit)
 {
-    unsigned L = kv->cfg->log_units, s, back;
+    unsigned L = kv->log_units, s, back;
     uint32_t seq = 0, head_seq = 0;
     struct kv_cursor c;
     struct kv_obj o;

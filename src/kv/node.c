@@ -7,7 +7,7 @@
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned S = kv->slots, t = S - kv->tail_slots, i, j;
     uint32_t off = kv_node_off(kv, node), v;
     int rc;
@@ -75,21 +75,25 @@ static int32_t split_at(const struct strata_kv_box *b, const uint16_t *pivot, un
 }
 
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
-                 unsigned k, struct strata_kv_box *out)
+                 const int16_t *v, unsigned *k, struct strata_kv_box *out)
 {
     unsigned j;
     (void)kv;
+    if (v)
+        *k = 0;
     *out = *b;
     for (j = 0; j < KV_DIMS(kv); j++) {
         int32_t p = split_at(b, pivot, j);
         if (b->lo[j] == b->hi[j]) {
-            if (k & (1u << j))
+            if (*k & (1u << j))
                 return 1; /* a single value does not split: the upper half is empty */
             continue;
         }
         if (p < b->lo[j] || p >= b->hi[j])
             return STRATA_ECORRUPT;
-        if (k & (1u << j))
+        if (v && v[j] > p)
+            *k |= 1u << j;
+        if (*k & (1u << j))
             out->lo[j] = (int16_t)(p + 1);
         else
             out->hi[j] = (int16_t)p;
@@ -97,27 +101,14 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     return 0;
 }
 
-unsigned kv_quadrant(const struct strata_kv *kv, const struct strata_kv_box *b,
-                     const uint16_t *pivot, const int16_t *v)
-{
-    unsigned k = 0, j;
-    (void)kv;
-    for (j = 0; j < KV_DIMS(kv); j++)
-        if (b->lo[j] != b->hi[j] && v[j] > split_at(b, pivot, j))
-            k |= 1u << j;
-    return k;
-}
-
 int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
             struct strata_kv_box *b, unsigned *depth, uint16_t *node)
 {
-    const uint16_t *pv = KV_PIV(kv) ? ni->pivot : NULL;
     unsigned k;
     *node = ni->child; /* a chain node continues its parent's box */
     if (kv_is_chain(kv, b, *depth))
         return 0;
-    k = kv_quadrant(kv, b, pv, v);
-    if (kv_child_box(kv, b, pv, k, b) != 0)
+    if (kv_child_box(kv, b, KV_PIV(kv) ? ni->pivot : NULL, v, &k, b) != 0)
         return STRATA_ECORRUPT;
     (*depth)++;
     *node = (uint16_t)(*node + k);
@@ -149,22 +140,25 @@ static uint8_t rec_check(const uint8_t *b, uint32_t n)
     return c ? c : 0x7Fu;
 }
 
+/* The record's fields in their on-flash order (docs/format-kv.md), then its payload. */
+#define F(field, w) (uint8_t)offsetof(struct strata_kv_record, field), w
+static const uint8_t rec_fields[] = {F(ts, 4), F(v, 2 | KV_ARR_DIMS)};
+#undef F
+
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
 {
-    unsigned j, n = kv->rec_size - 1u, d = KV_DIMS(kv);
-    strata_put_le32(b + KV_REC_TS, r->ts);
-    for (j = 0; j < d; j++)
-        strata_put_le16(b + KV_REC_VALUES + 2u * j, (uint16_t)r->v[j]);
-    memset(b + KV_REC_VALUES + 2u * d, 0, KV_PAYLOAD(kv));
+    unsigned n = kv->rec_size - 1u, at = KV_REC_VALUES + 2u * KV_DIMS(kv);
+    kv_codec(b, (void *)r, rec_fields, sizeof rec_fields, KV_DIMS(kv) << 8, 0);
+    memset(b + at, 0, KV_PAYLOAD(kv));
     if (r->payload)
-        memcpy(b + KV_REC_VALUES + 2u * d, r->payload, KV_PAYLOAD(kv));
+        memcpy(b + at, r->payload, KV_PAYLOAD(kv));
     b[n] = rec_check(b, n);
 }
 
 int kv_rec_read(struct strata_kv *kv, unsigned part, uint32_t ptr, struct strata_kv_record *r)
 {
     uint8_t b[KV_MAX_REC];
-    unsigned j, n = kv->rec_size - 1u, d = KV_DIMS(kv);
+    unsigned n = kv->rec_size - 1u, d = KV_DIMS(kv);
     int rc;
     if (ptr == 0 || ptr * kv->rec_size > kv->rec_end)
         return STRATA_ECORRUPT;
@@ -174,9 +168,8 @@ int kv_rec_read(struct strata_kv *kv, unsigned part, uint32_t ptr, struct strata
         return 1;
     if (b[n] != rec_check(b, n))
         return STRATA_ECORRUPT;
-    r->ts = strata_get_le32(b + KV_REC_TS);
-    for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
-        r->v[j] = (int16_t)(j < d ? strata_get_le16(b + KV_REC_VALUES + 2u * j) : 0u);
+    r->v[STRATA_KV_MAX_DIMS - 1u] = 0; /* (what d = 2 leaves) */
+    kv_codec(b, r, rec_fields, sizeof rec_fields, d << 8, 1);
     if (r->payload)
         memcpy(r->payload, b + KV_REC_VALUES + 2u * d, KV_PAYLOAD(kv));
     return 0;

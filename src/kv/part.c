@@ -28,15 +28,10 @@ int kv_part_clean(const struct strata_kv *kv, unsigned part)
 
 void kv_summary_reset(struct strata_kv *kv)
 {
-    struct strata_kv_summary *s = &kv->st.cur;
-    unsigned j;
-    memset(s, 0, sizeof *s);
-    s->t_lo = 0xFFFFFFFFu;
-    s->mono = 1;
-    for (j = 0; j < STRATA_KV_MAX_DIMS; j++) {
-        s->lo[j] = INT16_MAX;
-        s->hi[j] = INT16_MIN;
-    }
+    /* no records: an empty time range and key box (every record widens them), nondecreasing */
+    static const struct strata_kv_summary empty = {
+        0, 1, 0xFFFFFFFFu, 0, {INT16_MAX, INT16_MAX, INT16_MAX}, {INT16_MIN, INT16_MIN, INT16_MIN}};
+    kv->st.cur = empty;
 }
 
 void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r)
@@ -80,7 +75,7 @@ int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary 
     }
     if ((rc = kv_read_part(kv, kv_live_part(kv, i + 1u), kv->rec_end, b, kv->sum_len)) != 0)
         return rc;
-    if (strata_get_le32(b + n) != strata_crc32(0, b, n))
+    if (!kv_crc_tail(b, n, 0, 1))
         return STRATA_ECORRUPT;
     kv_summary_codec(kv, b, s, 1);
     return 0;
@@ -102,7 +97,7 @@ int kv_switch(struct strata_kv *kv)
     /* nothing in the new partition predates the checkpoint, so nothing of it needs a mark: a
      * restore to the checkpoint leaves it garbage, which the next switch cleans */
     n = kv_summary_codec(kv, b, &st->cur, 0);
-    strata_put_le32(b + n, strata_crc32(0, b, n));
+    kv_crc_tail(b, n, 0, 0);
     if ((rc = kv_prog_part(kv, t, kv->rec_end, b, kv->sum_len)) != 0)
         return rc;
     st->live++;
@@ -112,11 +107,11 @@ int kv_switch(struct strata_kv *kv)
     kv->ck_nodes = kv->ck_records = 0;
     if ((rc = kv_io_group_alloc(kv, KV_HDR_ROOT, &root)) != 0)
         return rc;
-    if (st->live == kv->cfg->partitions) {
+    if (st->live == kv->partitions) {
         kv->hold = (uint8_t)kv_live_part(kv, 0);
         st->expired += st->nrec[kv->hold];
         st->nrec[kv->hold] = 0;
-        st->first = (uint8_t)(st->first + 1u == kv->cfg->partitions ? 0u : st->first + 1u);
+        st->first = (uint8_t)(st->first + 1u == kv->partitions ? 0u : st->first + 1u);
         st->live--;
     }
     return 0;

@@ -44,7 +44,7 @@ static int zero(const struct strata_kv *kv, unsigned part, uint32_t off, uint32_
 /* Step 2 for one node mark: every slot from m on was free at the checkpoint. */
 static int undo_node(struct strata_kv *kv, unsigned part, uint32_t node, uint32_t m)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     uint32_t off = kv_node_off(kv, node), i, f = 0, l = m, zeros = 0, v;
     int rc;
     if (node >= kv->ck_nodes || m == 0 || m >= kv->slots)

@@ -75,7 +75,7 @@ static int matches(const struct strata_kv *kv, const struct strata_kv_query *q,
 static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
                     struct strata_kv_record *out)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned first = it->slot;
     int rc;
     if (first >= it->end)
@@ -99,45 +99,49 @@ static int next_own(struct strata_kv *kv, struct strata_kv_iter *it, unsigned pa
 /* Descend into the next child of the top node that meets the query, or pop the node. */
 static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part)
 {
+    struct strata_kv_level *top = TOP(it);
     struct strata_kv_box child;
     struct kv_node ni;
     unsigned k, j;
     int rc;
-    if (TOP(it)->child != 0) {
+    if (top->child != 0) {
         if (kv_is_chain(kv, &it->box, it->depth - 1u))
-            return enter(kv, it, part, TOP(it)->child); /* same box: replace the top */
+            return enter(kv, it, part, top->child); /* same box: replace the top */
         ni.pivot[0] = 0;
-        if (KV_PIV(kv) && (rc = kv_node_load(kv, part, TOP(it)->node, &ni, 0)) != 0)
+        if (KV_PIV(kv) && (rc = kv_node_load(kv, part, top->node, &ni, 0)) != 0)
             return rc;
-        for (k = TOP(it)->next; k < kv->group; k++) {
-            rc = kv_child_box(kv, &it->box, KV_PIV(kv) ? ni.pivot : NULL, k, &child);
+        for (k = top->next; k < kv->group; k++) {
+            rc = kv_child_box(kv, &it->box, KV_PIV(kv) ? ni.pivot : NULL, NULL, &k, &child);
             if (rc < 0)
                 return rc;
             if (rc != 0 || !kv_meets(kv, child.lo, child.hi, it->q.lo, it->q.hi))
                 continue;
-            TOP(it)->next = (uint8_t)(k + 1u);
+            top->next = (uint8_t)(k + 1u);
             if (it->depth >= STRATA_KV_MAX_DEPTH)
                 return STRATA_ECORRUPT;
             it->depth++;
             for (j = 0; j < STRATA_KV_MAX_DIMS; j++)
-                TOP(it)->bound[j] = k & (1u << j) ? it->box.lo[j] : it->box.hi[j];
+                top[1].bound[j] = k & (1u << j) ? it->box.lo[j] : it->box.hi[j];
             it->box = child;
-            return enter(kv, it, part, (uint16_t)(it->stack[it->depth - 2u].child + k));
+            return enter(kv, it, part, (uint16_t)(top->child + k));
         }
     }
     /* pop: give the parent its box back */
     if (--it->depth > 0)
-        for (j = 0, k = TOP(it)->next - 1u; j < STRATA_KV_MAX_DIMS; j++) {
+        for (j = 0, k = top[-1].next - 1u; j < STRATA_KV_MAX_DIMS; j++) {
             if (k & (1u << j))
-                it->box.lo[j] = it->stack[it->depth].bound[j];
+                it->box.lo[j] = top->bound[j];
             else
-                it->box.hi[j] = it->stack[it->depth].bound[j];
+                it->box.hi[j] = top->bound[j];
         }
     return 0;
 }
 
-static int next_tree(struct strata_kv *kv, struct strata_kv_iter *it, struct strata_kv_record *out)
+/* The next matching record: 1, 0 at the end, or an error. it->depth is 0 between partitions. */
+static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
+                      struct strata_kv_record *out)
 {
+    int recent = it->q.newest_first == 1;
     for (;;) {
         unsigned part;
         int rc;
@@ -145,11 +149,31 @@ static int next_tree(struct strata_kv *kv, struct strata_kv_iter *it, struct str
             struct strata_kv_summary s;
             if ((rc = next_partition(kv, it, &s)) != 1)
                 return rc;
+            it->depth = 1;
+            it->visits = recent ? s.records : 0u;
+            it->end = s.mono;
+            if (recent)
+                continue;
             part = kv_live_part(kv, walk_slot(kv, it));
             kv_domain(kv, &it->box);
-            it->visits = 0;
-            it->depth = 1;
             rc = enter(kv, it, part, kv_io_root(kv, part));
+        } else if (recent) {
+            /* newest first: the partition's records from its newest down */
+            if (it->visits == 0) {
+                it->depth = 0;
+                continue;
+            }
+            rc = kv_rec_read(kv, kv_live_part(kv, it->part), it->visits--, out);
+            if (rc != 0) { /* 1: zeroed by a restore */
+                if (rc < 0)
+                    return rc;
+                continue;
+            }
+            if (it->q.has_time && out->ts < it->q.t_lo && it->end)
+                it->visits = 0; /* older ones all are */
+            else if (matches(kv, &it->q, out))
+                return 1;
+            continue;
         } else {
             part = kv_live_part(kv, walk_slot(kv, it));
             if (TOP(it)->next == 0 && (rc = next_own(kv, it, part, out)) != 0)
@@ -158,31 +182,6 @@ static int next_tree(struct strata_kv *kv, struct strata_kv_iter *it, struct str
         }
         if (rc != 0)
             return rc;
-    }
-}
-
-static int next_recent(struct strata_kv *kv, struct strata_kv_iter *it,
-                       struct strata_kv_record *out)
-{
-    for (;;) {
-        int rc;
-        if (it->visits == 0) {
-            struct strata_kv_summary s;
-            if ((rc = next_partition(kv, it, &s)) != 1)
-                return rc;
-            it->visits = s.records;
-            it->end = s.mono;
-            continue;
-        }
-        rc = kv_rec_read(kv, kv_live_part(kv, it->part), it->visits--, out);
-        if (rc < 0)
-            return rc;
-        if (rc == 1) /* zeroed by a restore */
-            continue;
-        if (it->q.has_time && out->ts < it->q.t_lo && it->end)
-            it->visits = 0; /* older ones all are */
-        else if (matches(kv, &it->q, out))
-            return 1;
     }
 }
 
@@ -212,7 +211,7 @@ int strata_kv_scan_next(struct strata_kv *kv, struct strata_kv_iter *it,
     if (it->q.limit != 0 && it->returned >= it->q.limit)
         return 0;
     /* (newest_first 2: partitions newest first, tree order inside; get uses it) */
-    rc = it->q.newest_first == 1 ? next_recent(kv, it, out) : next_tree(kv, it, out);
+    rc = next_match(kv, it, out);
     it->returned += rc == 1;
     return rc;
 }

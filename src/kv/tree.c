@@ -67,7 +67,7 @@ struct pass {
 static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t node,
                 unsigned end)
 {
-    uint8_t *b = kv->cfg->buffer;
+    uint8_t *b = kv->buf;
     unsigned i, j;
     int rc;
     if ((rc = kv_io_read(kv, part, kv_node_off(kv, node), b, 2u * end)) != 0)
@@ -87,7 +87,8 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
             ps->sum[j] += r.v[j];
         ps->n++;
         if (ps->parent) {
-            k = kv_quadrant(kv, ps->parent, ps->pivot, r.v);
+            struct strata_kv_box box; /* (unused; the pivot fits: this split made it) */
+            (void)kv_child_box(kv, ps->parent, ps->pivot, r.v, &k, &box);
             if (ps->group) {
                 uint16_t child = (uint16_t)(ps->group + k);
                 /* (a new node: the append neither marks nor touches the buffer) */
@@ -130,6 +131,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
     for (;;) {
         int chain = kv_is_chain(kv, &p->box, p->level);
         uint16_t tail[STRATA_KV_MAX_DIMS + 1], g = 0, *pivot = NULL;
+        struct strata_kv_box child;
         unsigned n = 0, k = 0, depth = p->depth, at = p->w;
         struct pass ps;
         int rc;
@@ -146,7 +148,8 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         if (!dry && (rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
         if (!chain) {
-            k = kv_quadrant(kv, &p->box, pivot, v);
+            if (kv_child_box(kv, &p->box, pivot, v, &k, &child) != 0)
+                return STRATA_ECORRUPT;
             if (regular) { /* (dry: g is 0, the pass only counts) */
                 memset(&ps, 0, sizeof ps);
                 ps.box = ps.parent = &p->box;
@@ -160,8 +163,7 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
         if (!dry && (rc = kv_io_node_append(kv, p->path, depth, at, tail, n)) != 0)
             return rc;
         if (!chain) {
-            if (kv_child_box(kv, &p->box, pivot, k, &p->box) != 0)
-                return STRATA_ECORRUPT;
+            p->box = child;
             p->level++;
         }
         push(p, (uint16_t)(g + k));
@@ -206,16 +208,17 @@ int kv_tree_put(struct strata_kv *kv, const struct strata_kv_record *rec)
     uint8_t b[KV_MAX_REC];
     struct kv_plan p;
     uint16_t ptr;
-    int rc;
+    int rc, full;
     if (!kv_meets(kv, kv->cfg->lo, kv->cfg->hi, rec->v, rec->v))
         return STRATA_EINVAL;
-    if ((rc = plan(kv, rec->v, &p)) != 0)
-        return rc;
-    if (!fits(kv, p.need)) {
-        if ((rc = kv_io_full(kv)) != 0 || (rc = plan(kv, rec->v, &p)) != 0)
+    /* plan in the current partition; if the put does not fit, once more in the next one */
+    for (full = 0;; full++) {
+        if ((rc = plan(kv, rec->v, &p)) != 0)
             return rc;
-        if (!fits(kv, p.need))
-            return STRATA_ENOSPC;
+        if (fits(kv, p.need))
+            break;
+        if (full || (rc = kv_io_full(kv)) != 0)
+            return full ? STRATA_ENOSPC : rc;
     }
     ptr = (uint16_t)(kv->st.cur.records + 1u);
     kv_rec_encode(kv, rec, b);

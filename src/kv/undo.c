@@ -8,12 +8,12 @@
 
 static uint32_t data_unit(const struct strata_kv *kv)
 {
-    return kv->cfg->log_units;
+    return kv->log_units;
 }
 
 static uint32_t hdr_addr(const struct strata_kv *kv)
 {
-    return kv_unit_addr(kv, kv->cfg->log_units + 1u);
+    return kv_unit_addr(kv, kv->log_units + 1u);
 }
 
 /* CRC of an entry's bytes but its done byte (programmed later) and its CRC. */
@@ -49,7 +49,7 @@ static int write_back(struct strata_kv *kv, uint32_t unit, const uint8_t *img, u
  * or holds a torn entry (no entry is pending then: restores complete them first). */
 static int entries(struct strata_kv *kv, uint32_t *at)
 {
-    uint8_t e[KV_UNDO_LEN], *img = kv->cfg->buffer;
+    uint8_t e[KV_UNDO_LEN], *img = kv->buf;
     uint32_t a, first = kv_part_unit(kv, 0), unit, i, ff;
     int rc;
     for (a = 0; a + KV_UNDO_LEN <= kv->unit_size; a += KV_UNDO_LEN) {
@@ -70,7 +70,7 @@ static int entries(struct strata_kv *kv, uint32_t *at)
         unit = strata_get_le16(e + KV_UNDO_UNIT);
         if (at || e[KV_UNDO_DONE] != 0xFF)
             continue;
-        if (unit < first || unit >= first + (uint32_t)kv->cfg->partitions * kv->cfg->partition_units)
+        if (unit < first || unit >= first + (uint32_t)kv->partitions * kv->cfg->partition_units)
             return STRATA_ECORRUPT;
         if ((rc = kv_fread(kv, kv_unit_addr(kv, data_unit(kv)), img, kv->unit_size)) != 0)
             return rc;
@@ -82,7 +82,7 @@ static int entries(struct strata_kv *kv, uint32_t *at)
     if (at == NULL)
         return 0;
     *at = 0;
-    return kv_ferase(kv, kv->cfg->first_unit + kv->cfg->log_units + 1u);
+    return kv_ferase(kv, kv->cfg->first_unit + kv->log_units + 1u);
 }
 
 int kv_undo_pending(struct strata_kv *kv)
@@ -124,7 +124,7 @@ static int drop(const struct strata_kv *kv, uint8_t *img, uint32_t base, uint32_
 
 int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi)
 {
-    uint8_t *img = kv->cfg->buffer;
+    uint8_t *img = kv->buf;
     uint32_t base = unit * kv->unit_size;
     struct kv_cursor c;
     struct kv_obj o;

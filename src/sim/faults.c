@@ -26,7 +26,7 @@ uint32_t sim_rand_below(struct strata_sim *sim, uint64_t n)
     return n == 0 ? 0 : (uint32_t)(sim_rand(sim) % n);
 }
 
-static double rand_unit(struct strata_sim *sim)
+double sim_rand_unit(struct strata_sim *sim)
 {
     return (double)(sim_rand(sim) >> 11) * (1.0 / 9007199254740992.0);
 }
@@ -141,25 +141,6 @@ int sim_read_cut(struct strata_sim *sim, const struct strata_sim_op *op)
     return 0;
 }
 
-void sim_read_flips(struct strata_sim *sim, uint8_t *buf, uint32_t len)
-{
-    double rate = sim->cfg.read_flip_rate;
-    double bits = (double)len * 8.0;
-    double at;
-    if (rate <= 0.0 || len == 0)
-        return;
-    if (rate >= 1.0)
-        rate = 0.999999;
-    /* Geometric gaps between flipped bits: one draw per flip, not per bit. */
-    at = floor(log(1.0 - rand_unit(sim)) / log(1.0 - rate));
-    while (at < bits) {
-        uint32_t bit = (uint32_t)at;
-        buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        sim->stats.bitflips++;
-        at += 1.0 + floor(log(1.0 - rand_unit(sim)) / log(1.0 - rate));
-    }
-}
-
 /* Bitwise program cut at cut.pos, byte by byte: the prefix lands, the cut byte loses a random
  * subset of the bits it was clearing. */
 void sim_tear_bitwise(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len,
@@ -179,7 +160,7 @@ static uint8_t some_bits(struct strata_sim *sim, uint8_t clearing, double densit
 {
     uint8_t got = 0, bit;
     for (bit = 1; bit != 0 && clearing != 0; bit = (uint8_t)(bit << 1))
-        if ((clearing & bit) && rand_unit(sim) < density)
+        if ((clearing & bit) && sim_rand_unit(sim) < density)
             got |= bit;
     return got;
 }
@@ -204,7 +185,7 @@ void sim_tear_subset(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, u
     hi = hi < len ? hi : len;
     for (i = 0; i < lo; i++)
         dst[i] &= src[i];
-    density = rand_unit(sim);
+    density = sim_rand_unit(sim);
     for (i = lo; i < hi; i++)
         dst[i] &= (uint8_t) ~some_bits(sim, (uint8_t)(dst[i] & ~src[i]), density);
 }
@@ -239,7 +220,7 @@ void sim_keep_unfinished(uint8_t *dst, const uint8_t *src, uint32_t len, struct 
  * earlier partial programs of the page survives, as on real SLC NAND. */
 void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-    double progress = rand_unit(sim);
+    double progress = sim_rand_unit(sim);
     struct sim_bit keep = sim_pick_clearing(sim, dst, src, len);
     uint32_t i;
     for (i = 0; i < len; i++) {
@@ -247,7 +228,7 @@ void sim_tear_page(struct strata_sim *sim, uint8_t *dst, const uint8_t *src, uin
         uint8_t got = (uint8_t)(dst[i] & src[i]);
         if (clearing == 0)
             continue;
-        if (rand_unit(sim) >= progress)
+        if (sim_rand_unit(sim) >= progress)
             got |= (uint8_t)(clearing & (uint8_t)sim_rand(sim));
         dst[i] = got;
     }
@@ -270,7 +251,7 @@ void sim_tear_erase(struct strata_sim *sim, uint8_t *dst, uint32_t len, struct s
         if (dst[i] == 0xFF)
             continue;
         had_zero = 1;
-        if (rand_unit(sim) < progress)
+        if (sim_rand_unit(sim) < progress)
             dst[i] = 0xFF;
         else
             dst[i] |= (uint8_t)sim_rand(sim);

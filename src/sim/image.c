@@ -7,8 +7,9 @@
 #include "sim_internal.h"
 
 #define IMAGE_MAGIC "STRATASM"
-#define IMAGE_VERSION 1u
-#define HEADER_LEN 96u
+#define IMAGE_VERSION 2u
+#define HEADER_LEN 112u
+#define MAX_SECTIONS 12
 #define NAME_LEN 32u
 
 static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
@@ -50,6 +51,13 @@ static size_t sections_of(struct strata_sim *sim, struct section *s)
         s[n].base = sim->top_page, s[n].count = units, s[n++].width = 4;
     if (sim->row_ps)
         s[n].base = sim->row_ps, s[n].count = sim->row_count, s[n++].width = 8;
+    if (sim->reads) {
+        s[n].base = sim->reads, s[n].count = units, s[n++].width = 4;
+        s[n].base = sim->erased_at, s[n].count = units, s[n++].width = 4;
+        s[n].base = sim->page_flags, s[n].count = sim->page_count, s[n++].width = 1;
+        s[n].base = sim->regions, s[n].count = (size_t)sim->page_count * sim->region_bytes,
+        s[n++].width = 1;
+    }
     return n;
 }
 
@@ -75,11 +83,18 @@ static void set_element(const struct section *s, size_t i, uint64_t v)
  * checked against the file before anything is allocated. */
 static uint64_t image_length_for(const struct strata_sim_profile *p, uint32_t units)
 {
-    uint64_t pages = (uint64_t)units * (p->geo.erase_size / p->geo.page_size);
-    uint64_t len = HEADER_LEN + 4 + (uint64_t)units * p->geo.erase_size; /* header, CRC, main */
-    len += pages * p->geo.spare_size + (uint64_t)units * (4 + 4 + 1);     /* spare, wear, state */
-    if (p->kind == STRATA_SIM_NAND)
-        len += pages + (uint64_t)units * 4;                               /* page states */
+    const struct strata_flash_geometry *g = &p->geo;
+    uint64_t pages = (uint64_t)units * (g->erase_size / g->page_size);
+    uint64_t len = HEADER_LEN + 4 + (uint64_t)units * g->erase_size; /* header, CRC, main */
+    len += pages * g->spare_size + (uint64_t)units * (4 + 4 + 1);     /* spare, wear, state */
+    if (p->kind == STRATA_SIM_NAND) {
+        uint32_t regions = (g->prog_region ? g->page_size / g->prog_region : 1) +
+                           (g->spare_size ? (g->spare_region ? g->spare_size / g->spare_region
+                                                             : 1)
+                                          : 0);
+        len += pages + (uint64_t)units * 4;                           /* page states */
+        len += (uint64_t)units * (4 + 4) + pages * (1 + (regions + 7) / 8); /* stress, flags */
+    }
     if (p->row_size)
         len += (uint64_t)units * p->geo.erase_size / p->row_size * 8;     /* row times */
     return len;
@@ -108,12 +123,15 @@ static void write_header(const struct strata_sim *sim, uint8_t *h)
     put_le(h + 72, rate_bits, 8);
     put_le(h + 80, sim->cfg.seed, 8);
     put_le(h + 88, sim->rng, 8);
+    put_le(h + 96, sim->clock_h, 4);
+    memcpy(&rate_bits, &sim->cfg.status_fail_rate, 8);
+    put_le(h + 104, rate_bits, 8);
 }
 
 int strata_sim_image_save(const struct strata_sim *csim, const char *path)
 {
     struct strata_sim *sim = (struct strata_sim *)csim; /* sections_of only reads through it */
-    struct section s[8];
+    struct section s[MAX_SECTIONS];
     size_t n, i, j, len, at;
     uint8_t *buf;
     char *tmp;
@@ -217,7 +235,10 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
     rate_bits = get_le(h + 72, 8);
     memcpy(&cfg.read_flip_rate, &rate_bits, 8);
     cfg.seed = get_le(h + 80, 8);
+    rate_bits = get_le(h + 104, 8);
+    memcpy(&cfg.status_fail_rate, &rate_bits, 8);
     if (cfg.profile == NULL || cfg.erase_count == 0 || !(cfg.read_flip_rate >= 0.0) ||
+        !(cfg.status_fail_rate >= 0.0) ||
         (uint64_t)cfg.erase_count * cfg.profile->geo.erase_size > UINT32_MAX ||
         image_length_for(cfg.profile, cfg.erase_count) != file_len)
         return STRATA_ECORRUPT;
@@ -227,31 +248,62 @@ static int sim_from_header(const uint8_t *h, size_t file_len, struct strata_sim 
         return STRATA_ECORRUPT;
     (*out)->cfg.factory_bad = (uint32_t)get_le(h + 56, 4);
     (*out)->rng = get_le(h + 88, 8);
+    (*out)->clock_h = (uint32_t)get_le(h + 96, 4);
     return 0;
+}
+
+#define KNOWN_OPTIONS                                                                          \
+    (STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION | STRATA_SIM_OPT_IDEAL |      \
+     STRATA_SIM_OPT_HW_ECC)
+
+/* A unit's state against what its pages and markers say. */
+static int unit_plausible(const struct strata_sim *sim, uint32_t u)
+{
+    int nand = sim->profile->kind == STRATA_SIM_NAND;
+    /* only NAND has bad blocks and weak cells: elsewhere a unit can be worn, nothing else */
+    uint8_t reachable = nand ? UNIT_BAD | UNIT_WORN | UNIT_WEAK : UNIT_WORN;
+    if (sim->unit_state[u] & ~reachable)
+        return 0;
+    if (!nand)
+        return 1;
+    /* bad means the markers say so; the retention clock never runs backwards */
+    return ((sim->unit_state[u] & UNIT_BAD) != 0) == sim_marker_bad(sim, u) &&
+           sim->erased_at[u] <= sim->clock_h && sim->top_page[u] >= -1 &&
+           sim->top_page[u] < (int32_t)sim->pages_per_unit;
+}
+
+/* A NAND page's state: programs within NOP, at or below its block's top page, flags and
+ * regions only on pages programmed since the erase, no region bit beyond the page's regions. */
+static int page_plausible(const struct strata_sim *sim, uint32_t p)
+{
+    uint32_t nop = sim->flash.geo.nop, r;
+    const uint8_t *reg = sim->regions + (size_t)p * sim->region_bytes;
+    uint8_t progs = sim->page_progs[p], flags = sim->page_flags[p];
+    if (progs != PAGE_TORN && nop != 0 && progs > nop)
+        return 0;
+    if (progs != 0 && (int32_t)(p % sim->pages_per_unit) > sim->top_page[p / sim->pages_per_unit])
+        return 0;
+    if ((flags & PAGE_DECAY) && !(flags & PAGE_WEAK))
+        return 0;
+    for (r = 0; r < sim->region_bytes * 8; r++)
+        if ((reg[r / 8] >> (r % 8)) & 1u)
+            if (progs == 0 || r >= sim->regions_per_page)
+                return 0;
+    return progs != 0 || flags == 0;
 }
 
 /* Every stored state must be one the simulator itself can reach: a CRC-valid crafted image must
  * not load an impossible device. */
 static int states_plausible(const struct strata_sim *sim)
 {
-    uint32_t units = sim->flash.geo.erase_count, nop = sim->flash.geo.nop, i;
-    /* only NAND has bad blocks: elsewhere a unit can be worn, never (factory) bad */
-    uint8_t reachable = sim->profile->kind == STRATA_SIM_NAND ? UNIT_BAD | UNIT_WORN : UNIT_WORN;
-    if (sim->cfg.options & ~(uint32_t)(STRATA_SIM_OPT_ROW_TIME | STRATA_SIM_OPT_ABORT_ON_VIOLATION))
+    uint32_t i;
+    if (sim->cfg.options & ~(uint32_t)KNOWN_OPTIONS)
         return 0;
-    for (i = 0; i < units; i++)
-        if (sim->unit_state[i] & ~reachable)
+    for (i = 0; i < sim->flash.geo.erase_count; i++)
+        if (!unit_plausible(sim, i))
             return 0;
     for (i = 0; sim->page_progs && i < sim->page_count; i++)
-        if (sim->page_progs[i] != PAGE_TORN && nop != 0 && sim->page_progs[i] > nop)
-            return 0;
-    for (i = 0; sim->top_page && i < units; i++)
-        if (sim->top_page[i] < -1 || sim->top_page[i] >= (int32_t)sim->pages_per_unit)
-            return 0;
-    /* a block's top page is the highest page programmed (or torn) since its erase */
-    for (i = 0; sim->page_progs && i < sim->page_count; i++)
-        if (sim->page_progs[i] != 0 &&
-            (int32_t)(i % sim->pages_per_unit) > sim->top_page[i / sim->pages_per_unit])
+        if (!page_plausible(sim, i))
             return 0;
     return 1;
 }
@@ -259,7 +311,7 @@ static int states_plausible(const struct strata_sim *sim)
 int strata_sim_image_load(const char *path, struct strata_sim **out)
 {
     struct strata_sim *sim = NULL;
-    struct section s[8];
+    struct section s[MAX_SECTIONS];
     uint8_t *buf;
     size_t len, n, i, j, at;
     int rc;

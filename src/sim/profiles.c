@@ -31,6 +31,14 @@
     }
 #define NO_COST {0, 0, 0, 0, 0, 0}
 
+/* Raw bit-error rate at rated endurance (docs/simulator.md, "Calibration"): the rate at which a
+ * 528-byte codeword (512 B of data and its 16 B share of the spare, 4224 bits) exceeds the ECC
+ * the datasheet requires with probability 1e-3, i.e. p = lambda / 4224 where
+ * P(Poisson(lambda) > t) = 1e-3: lambda = 0.73937 for t = 4 (MT29F4G08: "4-bit ECC per 528
+ * bytes"), 0.045402 for t = 1 (K9F1G08, TC58DVG02 and the PIC24 part: 1 bit per 528 bytes). */
+#define RBER_ECC4 1.7504e-4
+#define RBER_ECC1 1.0749e-5
+
 #define NAND_CAPS                                                                                \
     (STRATA_FLASH_CAP_INORDER_PAGES | STRATA_FLASH_CAP_BAD_BLOCKS | STRATA_FLASH_CAP_SPARE |    \
      STRATA_FLASH_CAP_READ_ERRORS)
@@ -50,6 +58,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 128, ROUND(PS_MS(16)), 0,
         STRATA_SIM_TEAR_MODEL_PREFIX, /* programs byte/word at a time */
+        0,
     },
     {
         "fram-msp430fr5994",
@@ -63,6 +72,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST, NO_COST,
         0, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        0,
     },
     {
         "at45db041",
@@ -77,12 +87,14 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page programmed from the buffer */
+        0,
     },
     {
         "tc58dvg02",
         "Toshiba TC58DVG02 SLC NAND, 512+16 B pages, 32-page blocks; per-page costs from the "
         "HybridStore paper (Table 1), charged per page touched; NOP 1 assumed (strictest); "
-        "<= 2% factory bad blocks assumed",
+        "<= 2% factory bad blocks assumed; 1-bit ECC per 528 B; bad-block marker: spare byte 5 "
+        "(column 517) of page 0 or 1 (small-page x8 datasheets)",
         STRATA_SIM_NAND,
         {1, 512, 512, 16384, 8192, 16, 1, 512, 1, 5, 1, 0x03, 0, 0, 0},
         NAND_CAPS,
@@ -92,6 +104,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 160,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        RBER_ECC1,
     },
     {
         "m25p80",
@@ -108,6 +121,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
+        0,
     },
     {
         "w25q128",
@@ -123,6 +137,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
+        0,
     },
     {
         "at45db161",
@@ -139,12 +154,15 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_SUBSET, /* page program */
+        0,
     },
     {
         "mt29f4g08",
         "Micron MT29F4G08ABADA SLC NAND, 2048+64 B pages, 64-page blocks, NOP 4, 512 B program "
         "unit (one ECC sector). tR 25 us, tPROG 200 us, tBERS 700 us typ; 8-bit bus at 25 ns/B "
-        "assumed; 25 mA active",
+        "assumed; 25 mA active. Datasheet: 4-bit ECC per 528 B required, >= 4016 valid blocks "
+        "of 4096, bad-block marker: spare byte 0 (column 2048) of page 0 or 1, 100,000 P/E; "
+        "bytes 0-1 reserved as Linux does (docs/format-nand.md)",
         STRATA_SIM_NAND,
         {1, 512, 2048, 131072, 4096, 64, 4, 512, 4, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
@@ -154,13 +172,16 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 80,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        RBER_ECC4,
     },
     {
         "k9f1g08",
         "Samsung K9F1G08 SLC NAND (FaTVM node, STM32F103 at 72 MHz), 2048+64 B pages, 64-page "
         "blocks, NOP 4, byte-granular column access. FaTVM Fig. 1: command/transfer time "
         "proportional to bytes dominates: 0.4 us/B assumed, plus tR 25 us, tPROG 200 us, "
-        "tBERS 2 ms; 15 mA",
+        "tBERS 2 ms; 15 mA. Datasheet: 100K P/E with 1-bit/528 B ECC, >= 1004 valid blocks of "
+        "1024, marker: spare byte 0 (column 2048) of page 0 or 1; bytes 0-1 reserved as Linux "
+        "does (docs/format-nand.md)",
         STRATA_SIM_NAND,
         {1, 1, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
@@ -170,12 +191,14 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 20,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        RBER_ECC1,
     },
     {
         "nand-pic24",
         "Raw NAND behind a PIC24 (VMTree paper): 2048+64 B pages; read 203 kB/s, program "
         "187 kB/s (paper, per byte); assumed 64-page blocks, 1024 blocks, NOP 4, erase 2 ms, "
-        "15 mA",
+        "15 mA, and the large-page x8 conventions: 1-bit ECC per 528 B, marker at spare byte 0 "
+        "of page 0 or 1 (bytes 0-1 reserved as Linux does)",
         STRATA_SIM_NAND,
         {1, 512, 2048, 131072, 1024, 64, 4, 512, 1, 0, 2, 0x03, 512, 16, 0},
         NAND_CAPS,
@@ -185,6 +208,7 @@ static const struct strata_sim_profile profiles[] = {
         NO_COST, NO_COST,
         100000, 0, 0, 20,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        RBER_ECC1,
     },
     {
         "sd-spi",
@@ -201,6 +225,7 @@ static const struct strata_sim_profile profiles[] = {
         COST_I(0, 0, PS_NS(4651), 100),
         0, 0, 0, 0,
         STRATA_SIM_TEAR_MODEL_PROFILE,
+        0,
     },
 };
 

@@ -5,6 +5,7 @@
 
 static const char *const violation_names[STRATA_SIM_V_COUNT] = {
     "zero-to-one", "not-erased", "order", "nop", "row-time", "range", "bad-block", "no-erase",
+    "region", "marker",
 };
 
 const char *strata_sim_violation_name(enum strata_sim_violation v)
@@ -33,6 +34,7 @@ void strata_sim_stats_diff(const struct strata_sim_stats *before,
         out->violation[v] = after->violation[v] - before->violation[v];
     out->io_errors = after->io_errors - before->io_errors;
     out->bitflips = after->bitflips - before->bitflips;
+    out->ecc_uncorrectable = after->ecc_uncorrectable - before->ecc_uncorrectable;
     out->power_cuts = after->power_cuts - before->power_cuts;
 }
 
@@ -59,6 +61,12 @@ void strata_sim_wear(const struct strata_sim *sim, struct strata_sim_wear *out)
 uint32_t strata_sim_unit_erases(const struct strata_sim *sim, uint32_t unit)
 {
     return unit < sim->flash.geo.erase_count ? sim->wear[unit] : 0;
+}
+
+void strata_sim_set_unit_erases(struct strata_sim *sim, uint32_t unit, uint32_t erases)
+{
+    if (unit < sim->flash.geo.erase_count)
+        sim->wear[unit] = erases;
 }
 
 const char *strata_sim_last_violation(const struct strata_sim *sim)
@@ -97,12 +105,19 @@ int strata_sim_peek_spare(const struct strata_sim *sim, uint32_t page, void *buf
     return 0;
 }
 
+/* The simulator's notion of a bad unit follows its markers: a poked marker makes the unit bad
+ * (marked), a marker poked back to 0xFF makes it good. */
 int strata_sim_poke_spare(struct strata_sim *sim, uint32_t page, const void *buf)
 {
-    uint32_t ss = sim->flash.geo.spare_size;
+    uint32_t ss = sim->flash.geo.spare_size, unit;
     if (buf == NULL || sim->spare == NULL || page >= sim->page_count)
         return STRATA_EINVAL;
     memcpy(sim->spare + (size_t)page * ss, buf, ss);
+    unit = page / sim->pages_per_unit;
+    if (!sim_marker_bad(sim, unit))
+        sim->unit_state[unit] &= (uint8_t)~UNIT_BAD;
+    else if (!(sim->unit_state[unit] & UNIT_BAD))
+        sim->unit_state[unit] |= UNIT_MARKED_BAD;
     return 0;
 }
 

@@ -5,6 +5,8 @@
 
 #include "kvtest.h"
 
+#define KV_TEST_SEG_HDR 12u /* a log segment's header (docs/format-kv.md) */
+
 static void put_at(struct kt *t, uint32_t ts, int16_t a, int16_t b)
 {
     struct strata_kv_record r;
@@ -297,6 +299,57 @@ static void torn_commit_at_every_byte(void **state)
     }
 }
 
+/* stat's log_bytes counts whole segments behind the head, n x (unit - 12) bytes, which passes 16
+ * bits with large segments: computed in 16-bit arithmetic (an int on the MSP430 and the AVR) it
+ * would wrap. Here 4 KiB segments and an application region of 3,000 bytes make each commit
+ * larger than half a segment, so each commit cut by power leaves a torn object that fills its
+ * segment and the next attempt opens another: after 17 such cuts the log holds more than 64 KiB
+ * since the last commit, and log_bytes must say exactly how much. */
+static void log_bytes_past_16_bits(void **state)
+{
+    struct kt_geo g = kt_small();
+    struct kt *t = calloc(1, sizeof *t);
+    static uint8_t region[3000], seg[4096];
+    const uint32_t unit = sizeof seg;
+    struct strata_kv_stat st;
+    uint32_t n, ck_off, end;
+    (void)state;
+    g.profile = "w25q128";
+    g.log_units = 20;
+    g.partitions = 2;
+    g.partition_units = 1;
+    g.units = g.log_units + 2u + 2u;
+    kt_setup(t, kt_device_for(&g, 8), &g);
+    memset(region, 0x5A, sizeof region);
+    t->region.addr = region;
+    t->region.size = sizeof region;
+    assert_int_equal(strata_kv_format(&t->kv, &t->cfg), 0);
+    assert_int_equal(strata_kv_stat(&t->kv, &st), 0);
+    assert_int_equal(st.log_bytes, 8); /* the first commit's seal */
+    /* where the first commit object ends: 7 + its context (31 + 2 x partitions + 4 x d + the
+     * region) after the segment header */
+    ck_off = KV_TEST_SEG_HDR + 7u + 31u + 2u * 2u + 4u * 2u + (uint32_t)sizeof region;
+    for (n = 1; n <= 17; n++) {
+        /* the next segment's header, then part of the commit object */
+        strata_sim_cut_after_bytes(t->sim, KV_TEST_SEG_HDR + 2900u);
+        assert_int_equal(strata_kv_commit(&t->kv), STRATA_EPOWER);
+        strata_sim_reboot(t->sim);
+        assert_int_equal(strata_kv_mount(&t->kv, &t->cfg), 0);
+        assert_int_equal(strata_kv_stat(&t->kv, &st), 0);
+        /* the restore zeroed the torn object in segment n: it ends where the erased bytes begin */
+        assert_int_equal(strata_flash_read(t->cfg.flash, (t->cfg.first_unit + n) * unit, seg,
+                                           unit), 0);
+        for (end = unit; end > 0 && seg[end - 1u] == 0xFF; end--)
+            ;
+        assert_true(end >= KV_TEST_SEG_HDR + 2900u);
+        assert_int_equal(st.log_bytes, n * (unit - KV_TEST_SEG_HDR) + end - ck_off);
+    }
+    assert_true(st.log_bytes > 0xFFFFu);
+    ts_assert_no_violations(t->sim);
+    strata_sim_free(t->sim);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +361,7 @@ int main(void)
         cmocka_unit_test(inverted_query_is_refused),
         cmocka_unit_test(out_of_domain_keys_one_rule),
         cmocka_unit_test(torn_commit_at_every_byte),
+        cmocka_unit_test(log_bytes_past_16_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,7 +224,7 @@ static void workload(const char *profile, double flips, uint32_t ops, uint64_t s
     uint32_t i, b;
     memset(&r, 0, sizeof r);
     ts_rng_seed(&r.rng, seed);
-    cfg.factory_bad = 2;
+    cfg.factory_bad = 1; /* the datasheets' 2 % of 24 blocks, rounded up */
     cfg.wear_limit = 4;
     cfg.wear_spread = 8;
     cfg.read_flip_rate = flips;

@@ -147,6 +147,11 @@ void st_assert_refused(const struct strata_sim *sim, const struct st_snap *s, in
     assert_non_null(strstr(strata_sim_last_violation(sim), strata_sim_violation_name(v)));
 }
 
+void st_free_markers(const struct strata_flash *f, uint8_t *spare)
+{
+    memset(spare + f->geo.bbm_offset, 0xFF, f->geo.bbm_len);
+}
+
 void st_pattern(uint8_t *buf, size_t n, uint32_t seed)
 {
     uint32_t x = seed * 2654435761u + 12345u;

@@ -44,6 +44,8 @@ void st_assert_refused(const struct strata_sim *sim, const struct st_snap *s, in
 
 /* Fill a buffer with a recognisable pattern. */
 void st_pattern(uint8_t *buf, size_t n, uint32_t seed);
+/* Leave a NAND spare buffer's bad-block marker bytes (geo.bbm_*) at 0xFF, as an engine must. */
+void st_free_markers(const struct strata_flash *f, uint8_t *spare);
 /* Number of bits that differ between two buffers. */
 uint64_t st_bit_diff(const uint8_t *a, const uint8_t *b, size_t n);
 

@@ -123,8 +123,8 @@ static void cost_tc58dvg02(void **state)
     phase_expect(&p, 2600 * US, 65540 * NJ, 0, 0, 0, 0, 1);
     assert_int_equal(strata_flash_is_bad(f, 2), 0); /* the marker bytes of pages 0 and 1 */
     phase_expect(&p, 2 * 969610000ull, 2 * 57830 * NJ, 1, 2, 0, 0, 0);
-    assert_int_equal(strata_flash_mark_bad(f, 2), 0); /* one program */
-    phase_expect(&p, 1081420000ull, 73790 * NJ, 0, 0, 1, 2, 0);
+    assert_int_equal(strata_flash_mark_bad(f, 2), 0); /* a program of each marker page */
+    phase_expect(&p, 2 * 1081420000ull, 2 * 73790 * NJ, 0, 0, 1, 2, 0);
     strata_sim_free(sim);
 }
 
@@ -220,11 +220,11 @@ static void cost_mt29f4g08(void **state)
     /* 700 us x 82.5 mW = 57.75 uJ */
     assert_int_equal(strata_flash_erase(f, 0), 0);
     phase_expect(&p, 700 * US, 57750 * NJ, 0, 0, 0, 0, 1);
-    /* is_bad: two page reads of one byte each; mark_bad: one program of two bytes */
+    /* is_bad: two page reads of the two marker bytes each; mark_bad: two page programs of them */
     assert_int_equal(strata_flash_is_bad(f, 1), 0);
-    phase_expect(&p, 2 * (25000000ull + 25000), 2 * (2062500ull + 2063), 1, 2, 0, 0, 0);
+    phase_expect(&p, 2 * (25000000ull + 50000), 2 * (2062500ull + 2 * 2063), 1, 4, 0, 0, 0);
     assert_int_equal(strata_flash_mark_bad(f, 1), 0);
-    phase_expect(&p, 200000000ull + 2 * 25000, 16500000ull + 2 * 2063, 0, 0, 1, 2, 0);
+    phase_expect(&p, 2 * (200000000ull + 50000), 2 * (16500000ull + 2 * 2063), 0, 0, 1, 4, 0);
     strata_sim_free(sim);
 }
 
@@ -251,11 +251,12 @@ static void cost_k9f1g08(void **state)
     phase_expect(&p, 230600000ull, 11414700ull, 0, 0, 1, 64, 0);
     assert_int_equal(strata_flash_erase(f, 1), 0);
     phase_expect(&p, 2 * MS, 99 * UJ, 0, 0, 0, 0, 1);
-    /* is_bad: 2 x (5 + 25 + 0.4) = 60.8 us; mark_bad: 5 + 200 + 0.8 = 205.8 us */
+    /* two marker bytes on each of two pages: is_bad 2 x (5 + 25 + 0.8) = 61.6 us, 3.0492 uJ;
+     * mark_bad 2 x (5 + 200 + 0.8) = 411.6 us, 20.3742 uJ */
     assert_int_equal(strata_flash_is_bad(f, 0), 0);
-    phase_expect(&p, 60800000ull, 3009600ull, 1, 2, 0, 0, 0);
+    phase_expect(&p, 61600000ull, 3049200ull, 1, 4, 0, 0, 0);
     assert_int_equal(strata_flash_mark_bad(f, 1), 0);
-    phase_expect(&p, 205800000ull, 10187100ull, 0, 0, 1, 2, 0);
+    phase_expect(&p, 411600000ull, 20374200ull, 0, 0, 1, 4, 0);
     strata_sim_free(sim);
 }
 
@@ -276,10 +277,10 @@ static void cost_nand_pic24(void **state)
     phase_expect(&p, 2738176000ull, 135539712ull, 0, 0, 1, 512, 0);
     assert_int_equal(strata_flash_erase(f, 1), 0);
     phase_expect(&p, 2 * MS, 99 * UJ, 0, 0, 0, 0, 1);
-    assert_int_equal(strata_flash_is_bad(f, 1), 0); /* 2 B read: 9.852 us */
-    phase_expect(&p, 9852000ull, 487674ull, 1, 2, 0, 0, 0);
-    assert_int_equal(strata_flash_mark_bad(f, 1), 0); /* 2 B programmed: 10.696 us */
-    phase_expect(&p, 10696000ull, 529452ull, 0, 0, 1, 2, 0);
+    assert_int_equal(strata_flash_is_bad(f, 1), 0); /* 2 x 2 marker bytes read: 19.704 us */
+    phase_expect(&p, 19704000ull, 975348ull, 1, 4, 0, 0, 0);
+    assert_int_equal(strata_flash_mark_bad(f, 1), 0); /* 4 B programmed: 21.392 us */
+    phase_expect(&p, 21392000ull, 1058904ull, 0, 0, 1, 4, 0);
     strata_sim_free(sim);
 }
 

@@ -11,67 +11,116 @@ static const char *const nand_profiles[] = {"tc58dvg02", "mt29f4g08", "k9f1g08",
 
 /* ---- factory bad blocks ------------------------------------------------------------------------ */
 
+/* Factory-bad units carry the part's marker (geo.bbm_*: a non-0xFF byte at bbm_offset of the
+ * spare of each marker page), the good ones a fully erased spare; is_bad reads the markers. */
 static void factory_bad_blocks_marked_in_spare(void **state)
 {
     size_t k;
     (void)state;
     for (k = 0; k < COUNT(nand_profiles); k++) {
-        struct strata_sim_config cfg = st_config(nand_profiles[k], 32, 77);
+        struct strata_sim_config cfg = st_config(nand_profiles[k], 160, 77);
         struct strata_sim *sim;
         const struct strata_flash *f;
-        uint32_t u, bad = 0, ppu, ss;
+        uint32_t u, bad = 0, ppu, ss, pages[3] = {0, 1, 0}, i;
         uint8_t spare[64], ff[64];
-        cfg.factory_bad = 7;
+        cfg.factory_bad = 3;
         sim = st_new_cfg(&cfg);
         f = strata_sim_flash(sim);
         ppu = f->geo.erase_size / f->geo.page_size;
         ss = f->geo.spare_size;
+        assert_int_equal(f->geo.bbm_pages, 0x03); /* first and second page on these parts */
+        /* x8 parts mark byte bbm_offset; large-page geometries reserve 2 bytes as Linux does
+         * (docs/format-nand.md) */
+        assert_int_equal(f->geo.bbm_len, f->geo.page_size > 512 ? 2 : 1);
         memset(ff, 0xFF, sizeof ff);
-        for (u = 0; u < 32; u++) {
+        for (u = 0; u < 160; u++) {
             int is_bad = strata_flash_is_bad(f, u);
             assert_true(is_bad == 0 || is_bad == 1);
             assert_int_equal(is_bad, strata_sim_unit_is_bad(sim, u));
-            assert_int_equal(strata_sim_peek_spare(sim, u * ppu, spare), 0);
-            if (is_bad) {
-                bad++;
-                assert_int_not_equal(spare[0], 0xFF); /* the factory's marker */
-            } else {
-                assert_memory_equal(spare, ff, ss);
+            bad += (uint32_t)is_bad;
+            for (i = 0; i < 2; i++) {
+                assert_int_equal(strata_sim_peek_spare(sim, u * ppu + pages[i], spare), 0);
+                if (is_bad)
+                    assert_int_not_equal(spare[f->geo.bbm_offset], 0xFF);
+                else
+                    assert_memory_equal(spare, ff, ss);
             }
         }
-        assert_int_equal(bad, 7);
+        assert_int_equal(bad, 3);
         assert_int_equal(strata_flash_is_bad(f, 0), 0);
         ts_assert_no_violations(sim);
         strata_sim_free(sim);
     }
 }
 
-/* is_bad reads the markers in the spare of the unit's first two pages, as a driver scanning a
- * chip does: a marker a program left there reads as bad, though the simulator still lets the
- * unit be used (it was not marked through mark_bad). */
-static void is_bad_reads_the_spare_markers(void **state)
+/* The count is bounded by the datasheet's guaranteed-good figure scaled to the device: at most
+ * ceil(max_factory_bad x units / the part's units). */
+static void factory_bad_count_bounded_by_datasheet(void **state)
 {
-    struct strata_sim *sim = st_new("mt29f4g08", 4, 1, 0);
-    const struct strata_flash *f = strata_sim_flash(sim);
-    uint8_t spare[64], buf[512];
+    size_t k;
     (void)state;
-    memset(spare, 0xFF, sizeof spare);
-    spare[0] = 0x00;
-    assert_int_equal(strata_flash_page_prog(f, 2 * 64 + 1, NULL, spare), 0); /* page 1 */
-    assert_int_equal(strata_flash_is_bad(f, 2), 1);
-    assert_false(strata_sim_unit_is_bad(sim, 2));
-    assert_int_equal(strata_flash_read(f, 2 * 131072, buf, 512), 0);
-    spare[0] = 0xFE; /* any non-0xFF value, in page 0 */
-    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
-    assert_int_equal(strata_flash_is_bad(f, 3), 1);
-    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64 + 2, spare), 0);
-    assert_int_equal(strata_flash_is_bad(f, 1), 0);
-    spare[0] = 0xFF;
-    spare[1] = 0x00; /* other spare bytes are not markers */
-    assert_int_equal(strata_sim_poke_spare(sim, 3 * 64, spare), 0);
-    assert_int_equal(strata_flash_is_bad(f, 3), 0);
-    ts_assert_no_violations(sim);
-    strata_sim_free(sim);
+    for (k = 0; k < COUNT(nand_profiles); k++) {
+        const struct strata_sim_profile *p = strata_sim_profile_find(nand_profiles[k]);
+        uint32_t units = p->geo.erase_count / 8, bound;
+        struct strata_sim_config cfg = st_config(nand_profiles[k], units, 5);
+        struct strata_sim *sim;
+        bound = (p->max_factory_bad * units + p->geo.erase_count - 1) / p->geo.erase_count;
+        assert_true(bound >= 2);
+        assert_true(p->max_factory_bad * 50 <= p->geo.erase_count); /* <= 2 % on these parts */
+        cfg.factory_bad = bound;
+        sim = st_new_cfg(&cfg);
+        strata_sim_free(sim);
+        cfg.factory_bad = bound + 1;
+        assert_null(strata_sim_new(&cfg));
+        cfg = st_config(nand_profiles[k], 8, 5); /* small devices: one at most */
+        cfg.factory_bad = 1;
+        sim = st_new_cfg(&cfg);
+        strata_sim_free(sim);
+        cfg.factory_bad = 2;
+        assert_null(strata_sim_new(&cfg));
+    }
+}
+
+/* The simulator's notion of bad follows the markers. Programming a marker byte through a page
+ * program is refused (only mark_bad may); the same byte of a page that is not a marker page is
+ * free. A marker poked into a unit makes the simulator treat the unit as bad, poked back as good;
+ * other spare bytes are not markers. */
+static void markers_decide_bad_and_only_mark_bad_writes_them(void **state)
+{
+    size_t k;
+    (void)state;
+    for (k = 0; k < COUNT(nand_profiles); k++) {
+        struct strata_sim *sim = st_new(nand_profiles[k], 4, 1, STRATA_SIM_OPT_IDEAL);
+        const struct strata_flash *f = strata_sim_flash(sim);
+        uint32_t ppu = f->geo.erase_size / f->geo.page_size, m = f->geo.bbm_offset;
+        uint8_t spare[64], buf[512];
+        struct st_snap s;
+        memset(spare, 0xFF, sizeof spare);
+        spare[m] = 0x00;
+        st_snap_take(sim, &s);
+        st_assert_refused(sim, &s, strata_flash_page_prog(f, 2 * ppu, NULL, spare),
+                          STRATA_SIM_V_MARKER);
+        st_snap_free(&s);
+        st_snap_take(sim, &s);
+        st_assert_refused(sim, &s, strata_flash_page_prog(f, 2 * ppu + 1, NULL, spare),
+                          STRATA_SIM_V_MARKER);
+        st_snap_free(&s);
+        assert_int_equal(strata_flash_page_prog(f, 2 * ppu + 2, NULL, spare), 0);
+        assert_int_equal(strata_flash_is_bad(f, 2), 0);
+        assert_false(strata_sim_unit_is_bad(sim, 2));
+        spare[m] = 0xFE; /* any non-0xFF value */
+        assert_int_equal(strata_sim_poke_spare(sim, 3 * ppu + 1, spare), 0);
+        assert_int_equal(strata_flash_is_bad(f, 3), 1);
+        assert_true(strata_sim_unit_is_bad(sim, 3));
+        assert_int_equal(strata_flash_read(f, 3 * f->geo.erase_size, buf, 512),
+                         STRATA_EVIOLATION);
+        spare[m] = 0xFF;
+        spare[(m + f->geo.bbm_len) % f->geo.spare_size] = 0x00; /* not a marker byte */
+        assert_int_equal(strata_sim_poke_spare(sim, 3 * ppu + 1, spare), 0);
+        assert_int_equal(strata_flash_is_bad(f, 3), 0);
+        assert_false(strata_sim_unit_is_bad(sim, 3));
+        strata_sim_free(sim);
+    }
 }
 
 /* Unit 0 is guaranteed good (as datasheets guarantee block 0), whatever the seed and count; the
@@ -84,27 +133,27 @@ static void factory_bad_never_unit_zero_and_placed_by_seed(void **state)
     for (seed = 0; seed < 40; seed++) {
         struct strata_sim_config cfg = st_config("tc58dvg02", 8, seed);
         struct strata_sim *sim;
-        cfg.factory_bad = 3;
+        cfg.factory_bad = 1;
         sim = st_new_cfg(&cfg);
         assert_false(strata_sim_unit_is_bad(sim, 0));
         first_bad[seed] = 0;
         for (u = 7; u > 0; u--)
             if (strata_sim_unit_is_bad(sim, u))
                 first_bad[seed] = u;
+        assert_true(first_bad[seed] > 0);
         differ += seed > 0 && first_bad[seed] != first_bad[seed - 1];
         strata_sim_free(sim);
     }
     assert_true(differ > 5);
     {
-        struct strata_sim_config cfg = st_config("tc58dvg02", 8, 1);
+        struct strata_sim_config cfg = st_config("k9f1g08", 2, 1);
         struct strata_sim *sim;
-        cfg.factory_bad = 7; /* all but unit 0 */
+        cfg.factory_bad = 1; /* all but unit 0 */
         sim = st_new_cfg(&cfg);
         assert_false(strata_sim_unit_is_bad(sim, 0));
-        for (u = 1; u < 8; u++)
-            assert_true(strata_sim_unit_is_bad(sim, u));
+        assert_true(strata_sim_unit_is_bad(sim, 1));
         strata_sim_free(sim);
-        cfg.factory_bad = 8; /* unit 0 cannot be bad */
+        cfg.factory_bad = 2; /* unit 0 cannot be bad */
         assert_null(strata_sim_new(&cfg));
         cfg = st_config("w25q128", 8, 1); /* NOR has no bad blocks */
         cfg.factory_bad = 1;
@@ -420,7 +469,10 @@ static void nand_read_bit_flips_at_rate(void **state)
     uint32_t p;
     uint8_t page[2048];
     double expect = 17039360 * 1e-3, sd = sqrt(17039360 * 1e-3 * (1 - 1e-3));
+    /* image sections before the per-unit read counters (which reads advance) and after them */
+    size_t counters = 112 + 4 * 131072 + 256 * 64 + 4 * 9 + 256 + 4 * 4;
     (void)state;
+    cfg.options = STRATA_SIM_OPT_NO_BIT_ERRORS; /* the explicit rate alone */
     cfg.read_flip_rate = 1e-3;
     sim = st_new_cfg(&cfg);
     f = strata_sim_flash(sim);
@@ -434,10 +486,13 @@ static void nand_read_bit_flips_at_rate(void **state)
     print_message("flips: %llu of %.1f expected\n", (unsigned long long)r.flipped, expect);
     assert_int_equal(r.flipped, r.counted);
     assert_true((double)r.flipped > expect - 5 * sd && (double)r.flipped < expect + 5 * sd);
-    /* only the random state moved: contents, spare and page states are the same */
+    /* only the random state and the read counters moved: contents, spare and page states are
+     * the same */
     assert_int_equal(l0, l1);
     assert_memory_equal(img0, img1, 88); /* the header up to the random state */
-    assert_memory_equal(img0 + 96, img1 + 96, l0 - 96 - 4);
+    assert_memory_equal(img0 + 96, img1 + 96, counters - 96);
+    assert_memory_not_equal(img0 + counters, img1 + counters, 4 * 4);
+    assert_memory_equal(img0 + counters + 16, img1 + counters + 16, l0 - counters - 16 - 4);
     free(img0);
     free(img1);
     strata_sim_free(sim);
@@ -545,7 +600,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(factory_bad_blocks_marked_in_spare),
-        cmocka_unit_test(is_bad_reads_the_spare_markers),
+        cmocka_unit_test(factory_bad_count_bounded_by_datasheet),
+        cmocka_unit_test(markers_decide_bad_and_only_mark_bad_writes_them),
         cmocka_unit_test(factory_bad_never_unit_zero_and_placed_by_seed),
         cmocka_unit_test(worn_unit_fails_erase_then_programs),
         cmocka_unit_test(wear_limits_drawn_within_spread),

@@ -124,7 +124,7 @@ static void round_trip_nand(void **state)
     cfg.profile = strata_sim_profile_find("mt29f4g08");
     cfg.erase_count = 10;
     cfg.seed = 12;
-    cfg.factory_bad = 2;
+    cfg.factory_bad = 1; /* the datasheet bound for 10 blocks (80 of 4096, rounded up) */
     cfg.wear_limit = 3;
     cfg.read_flip_rate = 1e-5;
     sim = st_new_cfg(&cfg);
@@ -147,9 +147,20 @@ static void round_trip_nand(void **state)
     strata_sim_cut_after_bytes(sim, 700);
     assert_int_equal(strata_flash_page_prog(f, good[3] * ppu + 5, buf, NULL), STRATA_EPOWER);
     strata_sim_reboot(sim);
+    /* good[3]: page 7 cut late: programmed but weak; aged, read: decay steps and disturb */
+    strata_sim_cut_after_bytes(sim, 1900);
+    assert_int_equal(strata_flash_page_prog(f, good[3] * ppu + 7, buf, NULL), STRATA_EPOWER);
+    strata_sim_reboot(sim);
+    strata_sim_age(sim, 3);
+    assert_int_equal(strata_flash_read(f, (good[3] * ppu + 7) * ps, buf, 512), 0);
     /* good[2]: marked bad */
     assert_int_equal(strata_flash_mark_bad(f, good[2]), 0);
     back = round_trip(sim);
+    for (i = 0; i < 64; i++) /* the bit-error model continues from the same state */
+        assert_true(strata_sim_page_rber(back, good[3] * ppu + i) ==
+                    strata_sim_page_rber(sim, good[3] * ppu + i));
+    assert_true(strata_sim_page_rber(back, good[3] * ppu + 7) >
+                strata_sim_page_rber(back, good[3] * ppu + 6));
     g = strata_sim_flash(back);
     /* the same state behaves the same way: */
     memset(buf, 0xFF, ps);
@@ -160,7 +171,9 @@ static void round_trip_nand(void **state)
     SAME(sim, back, strata_flash_page_prog(f, good[3] * ppu + 3, buf, NULL),
          strata_flash_page_prog(g, good[3] * ppu + 3, buf, NULL)); /* below: ORDER */
     SAME(sim, back, strata_flash_page_prog(f, good[3] * ppu + 6, buf, NULL),
-         strata_flash_page_prog(g, good[3] * ppu + 6, buf, NULL)); /* above: fine */
+         strata_flash_page_prog(g, good[3] * ppu + 6, buf, NULL)); /* below 7: ORDER */
+    SAME(sim, back, strata_flash_page_prog(f, good[3] * ppu + 8, buf, NULL),
+         strata_flash_page_prog(g, good[3] * ppu + 8, buf, NULL)); /* above: fine */
     for (i = 0; i < 3; i++) /* page 0 has two programs left of four */
         SAME(sim, back, strata_flash_page_prog(f, good[1] * ppu, buf, NULL),
              strata_flash_page_prog(g, good[1] * ppu, buf, NULL));
@@ -176,7 +189,7 @@ static void round_trip_nand(void **state)
         strata_sim_stats(back, &sb);
         assert_int_equal(sb.io_errors, 1);
         assert_int_equal(sb.violation[STRATA_SIM_V_NOP], 2); /* the torn page, then NOP 4 */
-        assert_int_equal(sb.violation[STRATA_SIM_V_ORDER], 1);
+        assert_int_equal(sb.violation[STRATA_SIM_V_ORDER], 2);
         assert_int_equal(sb.violation[STRATA_SIM_V_BAD_BLOCK], 1);
     }
     assert_same_images(sim, back);
@@ -260,7 +273,7 @@ static void damaged_images_rejected(void **state)
     (void)state;
     assert_int_equal(strata_flash_erase(strata_sim_flash(sim), 0), 0);
     img = st_image(sim, &len);
-    assert_int_equal(len, 96 + 4096 + 4 + 4 + 1 + 4);
+    assert_int_equal(len, 112 + 4096 + 4 + 4 + 1 + 4);
     assert_int_equal(load_bytes(img, len), 0);
     /* truncated at every length, and one byte too long */
     for (n = 0; n < len; n++)
@@ -273,10 +286,13 @@ static void damaged_images_rejected(void **state)
     free(longer);
     /* magic */
     assert_int_equal(load_edited(img, len, 0, "STRATASN", 8, 1), STRATA_ECORRUPT);
-    /* version: reported as such, CRC repaired or not */
-    le32(b4, 2);
+    /* version: reported as such, CRC repaired or not; version 1 images (before the NAND fault
+     * state) included */
+    le32(b4, 3);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 0), STRATA_EVERSION);
+    le32(b4, 1);
+    assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
     le32(b4, 0);
     assert_int_equal(load_edited(img, len, 8, b4, 4, 1), STRATA_EVERSION);
     /* header length */
@@ -321,12 +337,14 @@ static void damaged_images_rejected(void **state)
     }
     /* unit-state bits beyond factory-bad / marked-bad / worn */
     {
-        size_t state_at = 96 + 4096 + 4 + 4;
+        size_t state_at = 112 + 4096 + 4 + 4;
         uint8_t s;
-        for (s = 0x08; s != 0; s = (uint8_t)(s << 1))
+        for (s = 0x10; s != 0; s = (uint8_t)(s << 1))
             assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
         s = 0x04; /* worn: valid */
         assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), 0);
+        s = 0x08; /* weak cells: NAND only */
+        assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
         /* NOR has no bad blocks: a unit marked factory bad or bad is no state it can reach */
         s = 0x01;
         assert_int_equal(load_edited(img, len, state_at, &s, 1, 1), STRATA_ECORRUPT);
@@ -343,10 +361,16 @@ static void damaged_nand_image_rejected(void **state)
     struct strata_sim *sim = st_new("tc58dvg02", 2, 3, 0);
     uint8_t *img, x;
     size_t len, pages = 64, n;
+    /* after the spare: wear, limits, states (9 B a unit), page programs, top pages (4 B a unit),
+     * reads and erase times (8 B a unit), page flags and regions (1 B a page each), CRC */
+    size_t tail = 2 * 9 + pages + 2 * 4 + 2 * 8 + 2 * pages + 4;
+    size_t state_at = 112 + 2 * 16384 + pages * 16 + 2 * 8, progs = state_at + 2;
+    size_t top = progs + pages, reads = top + 8, erased_at = reads + 8;
+    size_t flags = erased_at + 8, regions = flags + pages;
     (void)state;
     img = st_image(sim, &len);
-    assert_int_equal(len, 96 + 2 * 16384 + pages * 16 + 2 * 9 + pages + 2 * 4 + 4);
-    for (n = len - 4 - 8 - pages - 18; n < len; n += 7) { /* the sections after the spare */
+    assert_int_equal(len, 112 + 2 * 16384 + pages * 16 + tail);
+    for (n = len - tail; n < len; n += 7) { /* the sections after the spare */
         x = (uint8_t)(img[n] ^ 0x01);
         assert_int_equal(load_edited(img, len, n, &x, 1, 0), STRATA_ECORRUPT);
     }
@@ -355,7 +379,7 @@ static void damaged_nand_image_rejected(void **state)
     /* CRC-valid but unreachable states: a page programmed more often than NOP 1 allows, an order
      * position outside the block, unknown option bits. The torn marker (255) is reachable. */
     {
-        size_t progs = len - 4 - 8 - pages, top = len - 4 - 8, opts = 52;
+        size_t opts = 52;
         uint8_t two = 2, torn = 255, top_bad[4] = {32, 0, 0, 0}, opt_bad[4] = {0x80, 0, 0, 0};
         uint8_t top5[4] = {5, 0, 0, 0}, top4[4] = {4, 0, 0, 0};
         uint8_t *edit = malloc(len);
@@ -371,9 +395,37 @@ static void damaged_nand_image_rejected(void **state)
         two = 1;
         assert_int_equal(load_edited(edit, len, progs + 5, &two, 1, 1), STRATA_ECORRUPT);
         assert_int_equal(load_edited(edit, len, progs + 4, &two, 1, 1), 0);
+        /* with page 4 programmed: its flags and regions may be set, within its two regions */
+        edit[progs + 4] = 1;
+        x = 0x80 | 3; /* weak, 3 decay steps */
+        assert_int_equal(load_edited(edit, len, flags + 4, &x, 1, 1), 0);
+        assert_int_equal(load_edited(img, len, flags + 4, &x, 1, 1), STRATA_ECORRUPT);
+        x = 3; /* decay steps without being weak */
+        assert_int_equal(load_edited(edit, len, flags + 4, &x, 1, 1), STRATA_ECORRUPT);
+        x = 0x03; /* main and spare region */
+        assert_int_equal(load_edited(edit, len, regions + 4, &x, 1, 1), 0);
+        assert_int_equal(load_edited(img, len, regions + 4, &x, 1, 1), STRATA_ECORRUPT);
+        x = 0x04; /* a third region the page does not have */
+        assert_int_equal(load_edited(edit, len, regions + 4, &x, 1, 1), STRATA_ECORRUPT);
         free(edit);
         assert_int_equal(load_edited(img, len, top, top_bad, 4, 1), STRATA_ECORRUPT);
         assert_int_equal(load_edited(img, len, opts, opt_bad, 4, 1), STRATA_ECORRUPT);
+        /* an erase later than the retention clock (0 here) */
+        x = 1;
+        assert_int_equal(load_edited(img, len, erased_at + 4, &x, 1, 1), STRATA_ECORRUPT);
+        assert_int_equal(load_edited(img, len, reads + 4, &x, 1, 1), 0);
+        /* bad means the markers say so, both ways; weak cells are a NAND state */
+        x = 0x02;
+        assert_int_equal(load_edited(img, len, state_at + 1, &x, 1, 1), STRATA_ECORRUPT);
+        x = 0x08;
+        assert_int_equal(load_edited(img, len, state_at + 1, &x, 1, 1), 0);
+        x = 0x00; /* unit 1's marker: spare byte 5 of its page 0 */
+        assert_int_equal(load_edited(img, len, 112 + 2 * 16384 + 32 * 16 + 5, &x, 1, 1),
+                         STRATA_ECORRUPT);
+        memcpy(edit = malloc(len), img, len);
+        edit[state_at + 1] = 0x02;
+        assert_int_equal(load_edited(edit, len, 112 + 2 * 16384 + 32 * 16 + 5, &x, 1, 1), 0);
+        free(edit);
     }
     free(img);
     strata_sim_free(sim);

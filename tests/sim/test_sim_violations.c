@@ -225,7 +225,7 @@ static void nand_programs_beyond_nop_refused(void **state)
         char msg[64];
         memset(buf, 0xFF, ps);
         memset(spare, 0xFF, ss);
-        spare[1] = 0x00;
+        spare[(f->geo.bbm_offset + f->geo.bbm_len) % ss] = 0x00; /* not a marker byte */
         if (chunk < f->geo.prog_size)
             chunk = f->geo.prog_size;
         /* NOP partial programs of disjoint parts of the page through prog() */
@@ -326,7 +326,7 @@ static void row_time_exactly_at_limit_allowed(void **state)
     struct strata_sim *sim = st_new("msp430f5529", 4, 1, STRATA_SIM_OPT_ROW_TIME), *loaded;
     const struct strata_flash *f;
     uint8_t *img, zero = 0x00;
-    size_t len, rows_at = 96 + 4 * 512 + 4 * (4 + 4 + 1);
+    size_t len, rows_at = 112 + 4 * 512 + 4 * (4 + 4 + 1);
     char path[128];
     (void)state;
     img = st_image(sim, &len);
@@ -498,7 +498,7 @@ static void bad_block_access_refused(void **state)
         spare = malloc(f->geo.spare_size);
         memset(buf, 0x11, ps);
         memset(spare, 0x22, f->geo.spare_size);
-        spare[0] = 0xFF;
+        st_free_markers(f, spare);
         assert_int_equal(strata_flash_page_prog(f, good * ppu, buf, spare), 0);
         assert_int_equal(strata_flash_is_bad(f, good), 0);
         assert_int_equal(strata_flash_mark_bad(f, good), 0);

@@ -149,6 +149,8 @@ static int run_profile(const struct strata_sim_profile *p, const uint8_t *data, 
     memset(res, 0, sizeof *res);
     cfg.profile = p;
     cfg.seed = 2001;
+    /* raw pages, no ECC: correcting NAND's bit errors is the NAND layer's job, not this demo's */
+    cfg.options = STRATA_SIM_OPT_IDEAL;
     /* as many units as the series needs plus one for the torn page, within the part's size */
     units = (len + p->geo.erase_size - 1) / p->geo.erase_size + 1;
     cfg.erase_count = units < p->geo.erase_count ? units : p->geo.erase_count;

@@ -9,5 +9,7 @@ void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
+char *strncpy(char *dst, const char *src, size_t n);
+int strncmp(const char *a, const char *b, size_t n);
 
 #endif
