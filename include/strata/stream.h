@@ -51,6 +51,14 @@
  * ECC), never out of the index, so a damaged index costs page reads or an error, never a wrong
  * reading. A mount after a cut continues the open segment (hybrid: on the page after the last
  * one tried; RAM stage: in a fresh block, after re-indexing the open segment's pages).
+ * NAND weak cells: a page whose program was cut late reads right and decays later, a block
+ * whose erase was cut late takes programs and decays. So mount never keeps relying on what was
+ * being written at the cut: the newest data page not yet indexed (the RAM stage: the newest
+ * data page) is programmed again on a fresh page and its old position becomes a hole (queries
+ * step over the older copy), a close found copied up to its header is copied again from a
+ * fresh block, a rebuild writes a fresh anchor to a freshly erased block, and every block is
+ * erased (again) before its first page is programmed. Not covered yet: an anchor written by
+ * aging that a cut hit on the hybrid fast path stays the newest until the next anchor.
  *
  * BAD INPUT. A timestamp below the previous one: STRATA_EINVAL (nothing stored). Key INT32_MIN
  * or a record longer than record_size: STRATA_EINVAL. A device too small for one segment:
@@ -223,6 +231,7 @@ struct strata_stream_stats {
     uint32_t index_programs;  /* since mount: index-device programs */
     uint32_t index_bytes_read;/* since mount: index-device bytes read */
     uint32_t weak_reads;      /* reads the NAND layer called weak (the scrub signal) */
+    uint32_t moved_pages;     /* data pages mount programmed again (the last one before a cut) */
     uint32_t rebuilds;        /* open-segment indexes rebuilt by mount since mount */
     uint32_t ram_context;     /* sizeof(struct strata_stream) */
     uint32_t ram_buffer;      /* STRATA_STREAM_BUFFER_SIZE of the config */
@@ -285,7 +294,7 @@ int strata_stream_format(struct strata_stream *s, const struct strata_stream_con
 
 /* Find the newest anchor, rebuild the RAM state and continue the open segment (THE GUARANTEE).
  * Cost: see COSTS. Power-loss safe; may write (index a page, mark progress, rebuild an index,
- * finish a close). */
+ * finish a close, program the newest data page again, write an anchor). */
 int strata_stream_mount(struct strata_stream *s, const struct strata_stream_config *cfg);
 
 /* Insert a reading; len <= record_size bytes of `record` (the rest of the slot is zero). Cost:

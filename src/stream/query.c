@@ -399,6 +399,9 @@ static int load_page(struct strata_stream *s, struct strata_stream_iter *it)
         count = it->inbuf_count;
     }
     if ((it->mode & MODE_TREE) == 0 && it->expect != NONE32 &&
+        (DESC(it) ? aux == it->expect : aux + count == it->expect))
+        return 0; /* the same readings again: the older copy of a page a mount moved */
+    if ((it->mode & MODE_TREE) == 0 && it->expect != NONE32 &&
         (DESC(it) ? aux + count != it->expect : aux != it->expect))
         return (it->mode & MODE_LOST) ? STRATA_EECC : STRATA_ECORRUPT;
     it->expect = DESC(it) ? aux : aux + count;

@@ -36,48 +36,56 @@ static int set_position(struct strata_stream *s, uint32_t pos, int trusted)
 /* The position's physical page (after dev_read_pos, whose mapping cache holds its block). */
 static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag *tag, int *rc)
 {
-    *rc = dev_read_pos(s, s->b0, pos, s->rbuf, tag);
+    int tries = 3; /* read noise must not turn a page into a hole */
+    while ((*rc = dev_read_pos(s, s->b0, pos, s->rbuf, tag)) == PG_LOST && --tries > 0)
+        ;
     if (*rc == PG_VALID && !SEQ_EQ(tag->seq, s->seq))
         *rc = PG_BLANK;
     return dev_page(s, s->map_blk, pos % s->ppb);
 }
 
-/* The segment's header page is at `page`: it is closed; open the next one. */
-static int finish_close(struct strata_stream *s, uint32_t page)
+/* A header page of the open segment is at `page`: the close was copied up to its last page, but
+ * the anchor opening the next segment was not written (else mount would have started there).
+ * That header may be the page a cut interrupted, so the copy is made again (the caller). The
+ * next segment's pages can only follow its anchor: finding them means that anchor is damaged,
+ * not torn (copying again would overwrite them). */
+static int next_unopened(struct strata_stream *s, uint32_t page)
 {
-    struct strata_stream_seg g;
     struct stream_tag tag;
     uint32_t nb;
-    int rc = seg_load(s, page, NONE32, &g);
+    int rc = dev_next_good(s, page / s->ppb, &nb);
     if (rc != 0)
         return rc;
-    s->newest = page;
-    skip_insert(s, g.start_ts, page, s->rbuf[HD_LEVEL]);
-    if (s->live_segments == 0)
-        s->min_ts = g.start_ts;
-    s->live_segments++;
-    s->live_readings += g.records;
-    s->last_insert_ts = g.end_ts;
-    s->has_last = 1;
-    s->buffered = 0;
-    s->blk = page / s->ppb;
-    if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
-        return rc;
-    s->seq++;
-    /* The next segment's pages can only follow its anchor: finding them means the anchor that
-     * opened it is damaged, not torn (opening it again would erase them). */
     rc = dev_read(s, dev_page(s, nb, 0), s->rbuf, &tag);
     if (rc < 0)
         return rc;
-    if (rc == PG_VALID && tag.type == PT_DATA && SEQ_EQ(tag.seq, s->seq))
+    if (rc == PG_VALID && tag.type == PT_DATA && SEQ_EQ(tag.seq, s->seq + 1u))
         return STRATA_ECORRUPT;
-    return seg_open(s, nb);
+    return 0;
 }
 
-static int is_data(const struct strata_stream *s, const struct stream_tag *t, uint32_t pos)
+/* A data page of the open segment whose first reading is number `next`. */
+static int is_data(const struct strata_stream *s, const struct stream_tag *t, uint32_t pos,
+                   uint32_t next)
 {
-    return t->type == PT_DATA && t->aux == s->records && t->count != 0 && t->count <= s->rpp &&
+    return t->type == PT_DATA && t->aux == next && t->count != 0 && t->count <= s->rpp &&
            pos < s->cfg->max_pages;
+}
+
+/* The page programmed last before a cut may have been cut in its second half: it reads right
+ * now and decays with reads and age (docs/simulator.md, weak cells), so recovery never keeps
+ * relying on it. Its readings (in the write buffer) are programmed again at `pos` (trusted as in
+ * set_position) and indexed there; its old position stays a hole. */
+static int requeue(struct strata_stream *s, uint32_t count, uint32_t pos, int trusted)
+{
+    int rc;
+    s->buffered = (uint16_t)count;
+    s->page_cap = (uint16_t)count;
+    s->buf_first_ts = s_get32(s->wbuf, SLOT_TS);
+    if ((rc = set_position(s, pos, trusted)) != 0)
+        return rc;
+    s->st.moved_pages++;
+    return wr_flush_page(s);
 }
 
 /* Copy pages from `from` on: the header means closed; otherwise copy again from the block after
@@ -85,31 +93,49 @@ static int is_data(const struct strata_stream *s, const struct stream_tag *t, ui
 static int rec_close(struct strata_stream *s, uint32_t from)
 {
     struct stream_tag tag;
-    uint32_t q, run = 0, last = from - 1u, page, limit = from + (uint32_t)s->reserve * s->ppb;
+    uint32_t q, run = 0, last = from - 1u, page, hdr = NONE32;
+    uint32_t limit = from + 2u * (uint32_t)s->reserve * s->ppb;
     int rc;
     for (q = from; q < limit && run < s->ppb; q++) {
         page = read_at(s, q, &tag, &rc);
         if (rc < 0)
             return rc;
         if (rc == PG_VALID && tag.type == PT_HEADER)
-            return finish_close(s, page);
-        if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM)) {
+            hdr = page;
+        if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM || tag.type == PT_HEADER)) {
             last = q;
             run = 0;
         } else {
             run++;
         }
     }
+    if (hdr != NONE32 && (rc = next_unopened(s, hdr)) != 0)
+        return rc;
     if ((rc = set_position(s, (last / s->ppb + 1u) * s->ppb, 0)) != 0)
         return rc;
     return seg_copy(s);
 }
 
+/* Index the data page held in the write buffer at position `pos`. */
+static int index_held(struct strata_stream *s, uint32_t pos, uint32_t count)
+{
+    int rc;
+    if ((rc = idx_mark_done_range(s, s->data_pages, pos)) != 0 ||
+        (rc = wr_index_page(s, s->wbuf, pos, s->records, count)) != 0)
+        return rc;
+    memset(s->wbuf, 0xFF, s->usable);
+    return 0;
+}
+
+/* Every data page of the open segment is indexed again, but the newest, which is held in the
+ * write buffer and programmed again after them (requeue): a later copy of the held page (an
+ * earlier mount's requeue, cut before it was indexed) supersedes it. A copy begun (tree, Bloom
+ * or header pages) is made again from the next block. */
 static int rebuild(struct strata_stream *s)
 {
     struct stream_tag tag;
-    uint32_t q, run = 0, last = NONE32, page, pos;
-    uint32_t limit = s->cfg->max_pages + (uint32_t)s->reserve * s->ppb;
+    uint32_t q, run = 0, last = NONE32, page, pos, held = NONE32, held_n = 0, hdr = NONE32;
+    uint32_t limit = s->cfg->max_pages + 2u * (uint32_t)s->reserve * s->ppb;
     int rc, copy = 0;
     s->st.rebuilds++;
     seg_reset(s);
@@ -119,13 +145,21 @@ static int rebuild(struct strata_stream *s)
         page = read_at(s, q, &tag, &rc);
         if (rc < 0)
             return rc;
-        if (rc == PG_VALID && tag.type == PT_HEADER)
-            return finish_close(s, page);
-        if (rc == PG_VALID && !copy && is_data(s, &tag, q)) {
-            if ((rc = idx_mark_done_range(s, s->data_pages, q)) != 0 ||
-                (rc = wr_index_page(s, s->rbuf, q, s->records, tag.count)) != 0)
+        if (rc != PG_VALID) {
+            run++;
+            continue;
+        }
+        if (!copy && held != NONE32 && is_data(s, &tag, q, s->records) && tag.count == held_n) {
+            held = q; /* a copy of the held page: the newer one counts */
+            memcpy(s->wbuf, s->rbuf, s->usable);
+        } else if (!copy && is_data(s, &tag, q, s->records + held_n)) {
+            if (held != NONE32 && (rc = index_held(s, held, held_n)) != 0)
                 return rc;
-        } else if (rc == PG_VALID && (tag.type == PT_TREE || tag.type == PT_BLOOM)) {
+            held = q;
+            held_n = tag.count;
+            memcpy(s->wbuf, s->rbuf, s->usable);
+        } else if (tag.type == PT_TREE || tag.type == PT_BLOOM || tag.type == PT_HEADER) {
+            hdr = tag.type == PT_HEADER ? page : hdr;
             copy = 1;
         } else {
             run++;
@@ -134,10 +168,27 @@ static int rebuild(struct strata_stream *s)
         last = q;
         run = 0;
     }
-    pos = last == NONE32 ? 0 : (last / s->ppb + 1u) * s->ppb;
-    if ((rc = idx_mark_done_range(s, s->data_pages, pos < s->cfg->max_pages ? pos : s->cfg->max_pages)) != 0 ||
-        (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0)
+    if (hdr != NONE32 && (rc = next_unopened(s, hdr)) != 0)
         return rc;
+    pos = last == NONE32 ? 0 : (last / s->ppb + 1u) * s->ppb;
+    /* a copy began after it (it was complete), or no room for a copy in this segment (the
+     * page stays: a known gap, docs/stream.md) */
+    if (held != NONE32 && (copy || pos >= s->cfg->max_pages)) {
+        if ((rc = index_held(s, held, held_n)) != 0)
+            return rc;
+        held = NONE32;
+    }
+    if (held != NONE32) {
+        /* the held position stays "not indexed" until its copy is: a cut before that brings
+         * the next mount back here (the fast path finds it pending) */
+        if ((rc = idx_mark_done_range(s, s->data_pages, held)) != 0 ||
+            (rc = idx_write_head(s)) != 0 || (rc = requeue(s, held_n, pos, 0)) != 0 ||
+            (rc = idx_mark_done_range(s, held, pos)) != 0)
+            return rc;
+    } else if ((rc = idx_mark_done_range(s, s->data_pages, pos < s->cfg->max_pages ? pos : s->cfg->max_pages)) != 0 ||
+               (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0) {
+        return rc;
+    }
     if (s->records != 0) {
         s->last_insert_ts = s->last_ts;
         s->has_last = 1;
@@ -205,7 +256,7 @@ static int fast(struct strata_stream *s)
 {
     struct stream_tag tag;
     uint8_t m[4];
-    uint32_t p, q, last = NONE32;
+    uint32_t p, q, last = NONE32, last_aux = 0;
     int rc, begun, pending = 0;
     if ((rc = idx_read(s, SH_CLOSING, m, sizeof m)) != 0 || (rc = idx_progress(s, &p, &begun)) != 0)
         return rc;
@@ -217,6 +268,7 @@ static int fast(struct strata_stream *s)
             return rc;
         if (rc == PG_VALID && tag.type == PT_DATA && tag.count != 0 && tag.count <= s->rpp) {
             last = q - 1u;
+            last_aux = tag.aux;
             s->records = (uint32_t)tag.aux + tag.count;
             s->last_ts = s_get32(s->rbuf, (tag.count - 1u) * s->slot + SLOT_TS);
         }
@@ -252,15 +304,14 @@ static int fast(struct strata_stream *s)
         (void)read_at(s, p, &tag, &rc);
         if (rc < 0)
             return rc;
-        pending = rc == PG_VALID && is_data(s, &tag, p);
+        /* written, not indexed: the page a cut may have hit; or a copy of the last page found
+         * (a rebuild's requeue, cut before indexing it: that page is the older copy) */
+        pending = rc == PG_VALID && (is_data(s, &tag, p, s->records) ||
+                                     (last != NONE32 && is_data(s, &tag, p, last_aux) &&
+                                      tag.count == s->records - last_aux));
     }
-    if (pending) {
-        if ((rc = wr_index_page(s, s->rbuf, p, s->records, tag.count)) != 0)
-            return rc;
-        s->last_insert_ts = s->last_ts;
-        s->has_last = 1;
-        return set_position(s, p + 1u, 1);
-    }
+    if (pending)
+        return 1; /* the rebuild programs it again (requeue) and handles earlier copies */
     if (p >= s->cfg->max_pages)
         return set_position(s, p, 1); /* all done: the segment is full */
     if (p % s->ppb == 0)

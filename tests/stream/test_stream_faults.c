@@ -74,9 +74,20 @@ static void test_factory_bad(void **state)
         struct rig r;
         uint32_t errors = 0;
         struct rig_params p = st_params(seed % 2 ? RIG_HYBRID : RIG_NAND, seed);
+        uint32_t extra = 2 + (uint32_t)seed % 3, k;
+        int rc;
         p.data_blocks = 32;
-        p.factory_bad = 3 + (uint32_t)seed % 3;
-        st_new(&r, &p);
+        p.factory_bad = 1; /* the datasheet's 2 %, scaled to 32 blocks, as the simulator allows */
+        assert_int_equal(rig_new(&r, &p), 0);
+        /* more blocks marked at the factory, one of them an anchor block (the simulator places
+         * its own only within the datasheet's bound) */
+        for (k = 0; k < extra; k++)
+            assert_int_equal(strata_flash_mark_bad(strata_sim_flash(r.data),
+                                                   k == 0 ? 1u + (uint32_t)seed % 3u
+                                                          : 5u + (uint32_t)(seed * 7u + k * 11u) % 27u),
+                             0);
+        if ((rc = rig_format(&r)) != 0)
+            fail_msg("format: %s", strata_strerror(rc));
         workload(&r, seed, 4000, &errors);
         assert_int_equal(errors, 0);
         rig_free(&r);
