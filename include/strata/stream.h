@@ -58,7 +58,8 @@
  * step over the older copy), a close found copied up to its header is copied again from a
  * fresh block, a rebuild writes a fresh anchor to a freshly erased block, and every block is
  * erased (again) before its first page is programmed. Not covered yet: an anchor written by
- * aging that a cut hit on the hybrid fast path stays the newest until the next anchor.
+ * aging that a cut hit on the hybrid fast path stays the newest until the next anchor; the cut
+ * last data page of a full segment is indexed in place (docs/stream.md: a failing case).
  *
  * BAD INPUT. A timestamp below the previous one: STRATA_EINVAL (nothing stored). Key INT32_MIN
  * or a record longer than record_size: STRATA_EINVAL. A device too small for one segment:
