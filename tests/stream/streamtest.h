@@ -39,6 +39,8 @@ int st_insert(struct rig *r, struct st_model *m, struct ts_rng *rng, uint32_t *t
  * (the comparison itself fails the test). */
 int st_check(struct rig *r, const struct st_model *m, const struct strata_stream_query *q);
 /* Everything, oldest first and newest first. */
+/* Every reading, both orders: 0, or the query's error (a wrong answer fails at once). */
+int st_check_every(struct rig *r, const struct st_model *m);
 void st_check_all(struct rig *r, const struct st_model *m);
 /* A random query (window, range, order, limit) drawn around the model's data. */
 struct strata_stream_query st_random_query(struct ts_rng *rng, const struct st_model *m);

@@ -136,22 +136,6 @@ static int workload(struct strata_sim *primary, void *arg)
     return cut_both(c, rc);
 }
 
-/* Every reading, both orders; an error is returned (the harness names the case), a wrong
- * answer fails at once. */
-static int check_all(struct rig *r, const struct st_model *m)
-{
-    struct strata_stream_query q;
-    int rc;
-    memset(&q, 0, sizeof q);
-    q.t2 = UINT32_MAX;
-    q.k1 = INT32_MIN + 1;
-    q.k2 = INT32_MAX;
-    if ((rc = st_check(r, m, &q)) != 0)
-        return rc;
-    q.newest_first = 1;
-    return st_check(r, m, &q);
-}
-
 static int recover(struct strata_sim *primary, void *arg)
 {
     struct pc *c = arg;
@@ -168,7 +152,7 @@ static int recover(struct strata_sim *primary, void *arg)
         rc = feed(c, &r, 40);
         if (rc == 0 && (rc = strata_stream_flush(&r.s)) == 0) {
             c->m.durable = c->m.n;
-            rc = check_all(&r, &c->m);
+            rc = st_check_every(&r, &c->m); /* an error names the case */
         }
     }
     if (rc == 0 && c->other != NULL) {
