@@ -35,11 +35,12 @@ import sys
 # goal the code does not meet yet, the budget is the current figure (no growth) and the why says
 # which issue lowers it.
 BUDGETS = {
-    ("fs", "cortex-m0plus", "text"): (9800, "no growth; issue 9 lowers it to 6.5 KB"),
+    ("fs", "cortex-m0plus", "text"): (11100, "issue 9's 6.5 KB not met: format 2 (continuations, checked programs, damage-proof fields, write-back buffer, name filter); docs/fs.md has the per-function table and what 6.5 KB would cost"),
     ("fs", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
-    ("fs", "cortex-m0plus", "stack"): (1300, "no growth; issue 9 lowers it to 700 B"),
-    ("kv", "cortex-m0plus", "text"): (10030, "issue 10's 8 KB not met: 10,422 -> 10,022 B by "
-                                            "sharing (task kvsize); docs/kv.md has the "
+    ("fs", "cortex-m0plus", "stack"): (700, "issue 9: every public call within 700 B, through fs's own pointers"),
+    ("kv", "cortex-m0plus", "text"): (10040, "issue 10's 8 KB not met: 10,422 -> 10,022 B by "
+                                            "sharing (task kvsize), +18 B for KV-2 (restore "
+                                            "zeroes only what is not zero); docs/kv.md has the "
                                             "per-function table and what is left"),
     ("kv", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("kv", "cortex-m0plus", "stack"): (700, "issue 10: every public call within 700 B"),
@@ -76,10 +77,7 @@ DRIVER_MODULES = {"flash"}
 # it can be on the stack at once, why). A cycle through such a function is followed until the
 # function is on the stack that many times (the guarded call is then skipped); any other cycle is
 # reported as unbounded recursion.
-BOUNDED = {
-    "fs_clean": (1, "src/fs/walk.c: allocation never starts a cleaning pass inside one "
-                    "(fs->cleaning), so clean -> move -> rewrite -> alloc runs at most once"),
-}
+BOUNDED = {}
 FORBIDDEN = {"malloc", "calloc", "realloc", "free", "printf", "fprintf", "sprintf", "puts"}
 LABEL_RE = re.compile(r'label: "([^"\\]*)\\n[^"]*?(\d+) bytes \(([\w,]+)\)"')
 NODE_RE = re.compile(r'node: \{ title: "([^"]+)"(.*)\}')

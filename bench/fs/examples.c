@@ -175,7 +175,8 @@ void footprint(struct strata_report *r)
     strata_report_table(r, "RAM (host build; see docs/fs.md for Cortex-M0+ sizes)", cols, 3);
     strata_report_text(r, "struct strata_fs");
     strata_report_num(r, "%.0f", (double)sizeof(struct strata_fs));
-    strata_report_text(r, "context: configuration copy, geometry, sequence, free-page hint, cache of 8");
+    strata_report_text(r, "context: configuration copy, geometry, sequence, free-page hint, cache "
+                          "of 8, names filter");
     strata_report_text(r, "struct strata_fs_file");
     strata_report_num(r, "%.0f", (double)sizeof(struct strata_fs_file));
     strata_report_text(r, "one open file, whatever its size");

@@ -69,19 +69,18 @@ void fs_plot_throughput(struct strata_report *r)
 
 static void workload_bars(struct strata_report *r)
 {
-    static const char *const cols[] = {"workload", "device s", "write ampl.", "erases"};
+    static const char *const cols[] = {"workload", "device s", "programmed / user", "erases"};
     static const char *const devices[] = {"m25p80", "w25q128"};
     size_t i;
     strata_report_plot(r, "bars", "fs.workloads",
-                       "Workloads (a)-(e): device time, bytes programmed per byte written, erases "
+                       "Workloads (a)-(f): device time, bytes programmed per byte written, erases "
                        "(m25p80 and w25q128, 1 MiB each)");
     strata_report_caption(r, "Lower is better; markers are the figures other systems reach on "
-                             "the same workload (littlefs and the original, not crash-safe "
-                             "Coffee, as quoted in the fs issue).");
+                             "the same workload (littlefs as quoted in issue #9).");
     strata_report_attr(r, "horizontal", "yes");
     strata_report_attr(r, "log", "all");
-    strata_report_attr(r, "labels", "device s=device time (s)|write ampl.=bytes programmed per "
-                                    "byte written|erases=erases during the workload");
+    strata_report_attr(r, "labels", "device s=device time (s)|programmed / user=bytes programmed "
+                                    "per byte written|erases=erases during the workload");
     for (i = 0; i < 2; i++)
         strata_report_series_from_table(r, devices[i], cols, 4, "device", devices[i]);
 }

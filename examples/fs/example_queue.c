@@ -28,6 +28,7 @@ int main(void)
     sc.profile = strata_sim_profile_find("m25p80");
     sim = strata_sim_new(&sc);
     memset(&cfg, 0, sizeof cfg);
+    memset(&fs, 0, sizeof fs);
     cfg.flash = strata_sim_flash(sim);
     cfg.buffer = buf;
     cfg.buffer_size = sizeof buf;

@@ -143,11 +143,12 @@ static inline int cfs_coffee_configure_log(const char *file, unsigned log_size,
     return strata_fs_configure_log(strata_cfs_fs, file, log_size, log_entry_size) == 0 ? 0 : -1;
 }
 
-/* Format with the mounted configuration and mount again; every descriptor must be closed. */
+/* Format with the mounted configuration and mount again (open descriptors are closed first,
+ * as unmount does). */
 static inline int cfs_coffee_format(void)
 {
     struct strata_fs_config cfg = strata_cfs_fs->cfg;
-    return strata_fs_format(strata_cfs_fs, &cfg) == 0 &&
+    return strata_fs_unmount(strata_cfs_fs) == 0 && strata_fs_format(strata_cfs_fs, &cfg) == 0 &&
                    strata_fs_mount(strata_cfs_fs, &cfg) == 0
                ? 0
                : -1;

@@ -1,12 +1,13 @@
 /*
  * strata_fs: the Coffee flash file system (Tsiftes et al., IPSN'09), crash-consistent.
  *
- * Files are contiguous page extents found first-fit, with a one-way-flag header in the first
- * page; overwrites go to a per-file micro log (configurable record size and count) that merges
- * into a fresh extent when full; a file that outgrows its reservation moves. Flat namespace,
- * names of up to `name_max` bytes. RAM: the context plus one `struct strata_fs_file` per open
- * file, whatever the file sizes; no malloc, no globals. Design: docs/fs.md; layout:
- * docs/format-fs.md (version 1).
+ * Files are contiguous page extents found first-fit, with a header in the first page; overwrites
+ * go to a per-file micro log (configurable record size and count) that merges into a fresh
+ * extent when full; a file that outgrows its extent continues in another one, linked from it
+ * (no copy). Flat namespace, names of up to `name_max` bytes. RAM: the context plus one
+ * `struct strata_fs_file` per open file, whatever the file sizes (plus its write-back buffer
+ * when the caller gives one); no malloc, no globals. Design: docs/fs.md; layout:
+ * docs/format-fs.md (version 2).
  *
  * Devices: byte-programmable NOR and DataFlash (read/prog unit 1, bitwise programming, erase).
  * NAND, FRAM and SD are refused by mount and format with STRATA_EDEVICE.
@@ -22,15 +23,27 @@
  *   - no other file changes, no file is lost or duplicated, a rename shows exactly the old or
  *     the new name (with the replaced target gone exactly when the new name shows);
  *   - every later operation works.
- * After any call returns STRATA_EPOWER the context is stale: remount.
+ * Every program is checked against what the flash holds first: bytes that should be erased but
+ * are not (a cut, damage) are never programmed over.
  *
- * Files are limited to 16 MiB - 1 (24-bit lengths) and to 65,534 log records of their size.
- * Footprint (Cortex-M0+, -Os): 9.8 KB of text (9.1 KB built with STRATA_FS_NO_CHECK), no
- * static RAM; sizeof(struct strata_fs) 144 B, sizeof(struct strata_fs_file) 68 B; stack up to
- * 1.1 KB (docs/fs.md). Headers are built and parsed in the scratch buffer.
+ * DAMAGE. Every metadata byte is covered: one damaged byte of a closed file's metadata either
+ * changes nothing (the fields written after a header are kept twice or decided by three bytes
+ * of four, and close writes the last length slot twice) or is reported by strata_fs_check().
+ * File data is not checked (as in littlefs). The one exception: the newest commit of a file that
+ * was never closed since reads, when damaged, as a power cut during that commit would leave it.
+ *
+ * ERRORS. Calls return 0 (or a count) or a negative STRATA_E... code. After any call returns
+ * STRATA_EPOWER or STRATA_EIO the context is stale: every call but mount returns STRATA_EINVAL
+ * until strata_fs_mount() succeeds. Mount and format refuse a context that is mounted
+ * (STRATA_EBUSY): a context must be zero-initialised (or unmounted) before its first mount.
+ *
+ * Files are limited to 16 MiB - 1 (24-bit lengths) and their micro log keys to 2^15 records of
+ * their size. Footprint (Cortex-M0+, -Os, make size): see docs/fs.md. Headers are built and
+ * parsed in the scratch buffer.
  *
  * Costs below use n = bytes moved, X = headers in the file system (the quick-skip search reads
- * one header per extent and one 8-byte marker per sector), P = page size.
+ * one header per extent and one marker per sector), P = page size, c = the number of extents
+ * in a file's chain (1 unless it grew past its reservation).
  */
 #ifndef STRATA_FS_H
 #define STRATA_FS_H
@@ -50,7 +63,8 @@ extern "C" {
 #define STRATA_FS_READ 1u
 #define STRATA_FS_WRITE 2u
 #define STRATA_FS_APPEND 4u /* every write goes to the end of the file (implies WRITE) */
-#define STRATA_FS_CREATE 8u /* create the file when it does not exist */
+#define STRATA_FS_CREATE 8u /* create the file when it does not exist (with READ alone too:
+                               an empty file opened read-only) */
 #define STRATA_FS_EXCL 16u  /* with CREATE: fail with STRATA_EEXIST when it exists */
 
 /* seek() origins (the Contiki values) */
@@ -64,48 +78,70 @@ struct strata_fs_config {
     uint32_t unit_count; /* 0: to the end of the device */
     uint8_t *buffer;     /* scratch for copies and log records; >= 64 bytes, one page is best */
     uint32_t buffer_size;
-    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 71 + 2 * name_max <= the
-                              page size (a header and one slot fit a page). Fixed at format. */
-    uint32_t default_size; /* data bytes reserved by open(CREATE); 0: 4096 */
+    uint32_t name_max;     /* 0: 16. 1..STRATA_FS_NAME_LIMIT, and 88 + name_max <= the page
+                              size (a header region and two slots fit a page). Fixed at format. */
+    uint32_t default_size; /* data bytes open(CREATE) reserves without a size hint; 0: 4096 */
     uint32_t log_size;     /* default micro log size in bytes; 0: 4 pages */
     uint32_t log_record;   /* default micro log record size; 0: one page */
     uint32_t clean_every;  /* run the wear-levelling cleaning pass every n removals; 0: never */
 };
 
-/* One open file: O(1) RAM whatever its size; owned by the caller, valid until close. */
+/* Per-open options (strata_fs_opencfg). */
+struct strata_fs_file_config {
+    uint32_t size;        /* data bytes to reserve when the open creates the file (0: the
+                             configuration's default_size); the file can still grow past it */
+    uint8_t *buffer;      /* write-back buffer for appends (NULL: none): appends collect here and
+                             are programmed a device page at a time; at least one page is best */
+    uint32_t buffer_size; /* its size (up to 65535) */
+};
+
+/* One open file: O(1) RAM whatever its size; owned by the caller, valid until close. The fields
+ * are the file system's. */
 struct strata_fs_file {
-    struct strata_fs_file *next; /* the context's list of open files */
-    uint32_t page, pages;        /* current extent */
-    uint32_t seq;
-    uint32_t base, base_seq;     /* last committed extent (== page unless moved since) */
-    uint32_t cap;                /* data area in bytes (data, erased gap, length slots) */
-    uint32_t len, clen;          /* length now / at the last commit */
-    uint32_t clean;              /* D: offsets >= clean are erased and not logged */
-    uint32_t intent;             /* offsets >= intent are erased even after a power cut */
-    uint32_t pos;
-    uint32_t log;                /* micro log extent's first page, or 0xFFFFFFFF */
-    uint16_t log_records, log_record; /* log configuration */
-    uint16_t k, kc;              /* log slots used now / at the last commit */
-    uint16_t kend;               /* first blank log entry found at open */
-    uint16_t slot;               /* next length slot (they grow back from the extent's end) */
     uint8_t flags, state;
+    uint16_t buffer_size, buffered;        /* write-back buffer: size, bytes held */
+    uint16_t log_records, log_record;      /* log configuration: records and their size */
+    uint16_t log_used, log_committed;      /* log entries used now / at the last commit */
+    uint16_t log_end;                      /* first blank log entry found at open */
+    uint16_t last_key;                     /* key of the last entry this handle wrote */
+    uint16_t slots;                        /* length slots written in the tail */
+    uint16_t name_hash;
+    struct strata_fs_file *next;           /* the context's list of open files */
+    uint32_t page, seq;                    /* first extent (a copy not yet committed when it
+                                              differs from committed_page) */
+    uint32_t committed_page, committed_seq; /* first extent of the last commit */
+    uint32_t tail, tail_base, tail_cap;    /* last extent of the chain (appends and length
+                                              slots go there), the file offset its data starts
+                                              at, its data area in bytes */
+    uint32_t cursor, cursor_base, cursor_end; /* extent holding the file offsets [base, end)
+                                                 last read */
+    uint32_t len, committed_len, pos;
+    uint32_t data_end;                     /* offsets from here on were never programmed in
+                                              place */
+    uint32_t log;                          /* micro log extent's first page, or 0xFFFFFFFF */
+    uint32_t buffered_at;                  /* file offset of the first buffered byte */
+    uint8_t *buffer;                       /* write-back buffer (NULL: none) */
 };
 
 struct strata_fs {
     struct strata_fs_config cfg;
-    uint32_t pages, pps, usable;          /* geometry: pages, pages/sector, E - M; the sector
-                                             count is cfg.unit_count */
-    uint32_t hdr;                         /* header bytes (55 + 2 * name_max) */
-    uint32_t seq;                         /* last sequence number used */
-    uint32_t free_hint;                   /* first page that may be free (a header boundary) */
-    uint32_t removals;                    /* for the cleaning pass */
-    uint32_t gc_next;                     /* where incremental garbage collection resumes */
+    uint32_t pages, pages_per_sector, usable; /* geometry; usable: sector bytes after its marker;
+                                                 the sector count is cfg.unit_count */
+    uint32_t header_size;                     /* header region of an extent's first page */
+    uint32_t seq;                             /* last sequence number used */
+    uint32_t free_hint;                       /* first page that may be free (a header boundary) */
+    uint32_t removals;                        /* for the cleaning pass */
+    uint32_t gc_next;                         /* where incremental garbage collection resumes */
+    uint32_t mounted;                         /* a magic value while mounted */
     struct strata_fs_file *open;
     struct {
-        uint16_t hash;
         uint32_t page;
+        uint16_t hash;
     } cache[STRATA_FS_CACHE];
-    uint8_t cache_next, mounted, cleaning, tag; /* tag: configuration byte of the markers */
+    uint8_t names[16]; /* a filter of the live names' hashes (2 bits each of 128): a name with a
+                          bit clear does not exist; rebuilt by every walk that sees every file */
+    uint8_t cache_next, cache_complete, tag; /* cache_complete: every live file is in the cache;
+                                                tag: configuration byte of the markers */
 };
 
 struct strata_fs_dir {
@@ -115,10 +151,10 @@ struct strata_fs_dir {
 struct strata_fs_stat {
     char name[STRATA_FS_NAME_LIMIT + 1];
     uint32_t size;       /* bytes (the open handle's view when the file is open) */
-    uint32_t capacity;   /* size the file can reach before it must move (or merge its slots) */
-    uint32_t page, pages;
+    uint32_t capacity;   /* size the file can reach before it continues in another extent */
+    uint32_t page, pages; /* first extent */
     uint32_t log_records, log_record; /* micro log configuration */
-    uint32_t log_used;   /* log slots used (0: no log) */
+    uint32_t log_used;   /* log entries used (0: no log) */
 };
 
 struct strata_fs_usage {
@@ -142,65 +178,74 @@ int strata_fs_format(struct strata_fs *fs, const struct strata_fs_config *cfg);
 /* Check the device and configuration, find the highest sequence number and the first free
  * page, and finish any operation a power cut interrupted (mount repair). Cost: one walk of all
  * headers (X reads) plus one header read per cross-reference (a copy's original, a rename's
- * target, a log's owner); programs only when repairing. STRATA_EUNFORMATTED
- * when no sector carries a marker, STRATA_EVERSION for another format version, STRATA_EINVAL
- * for a different name length or page size, STRATA_EDEVICE for NAND/FRAM/SD. */
+ * target, a log's or continuation's owner); programs only when repairing. STRATA_EUNFORMATTED
+ * when no sector carries a marker, STRATA_EVERSION for another format version or configuration
+ * (name length, page size), STRATA_EDEVICE for NAND/FRAM/SD, STRATA_EBUSY for a mounted
+ * context. */
 int strata_fs_mount(struct strata_fs *fs, const struct strata_fs_config *cfg);
 /* Close every open file (syncing it) and forget the device. */
 int strata_fs_unmount(struct strata_fs *fs);
 
 /* Open (and with CREATE, create) a file. A file may be open through one handle at a time
- * (STRATA_EBUSY). Cost: cache hit 1 header read, else the quick-skip search (<= X header
- * reads of 31 + name_max bytes); the log link; a galloping search over the length slots
- * (2 log2 of their count reads of 8 bytes); with a log, a binary search of its index. Creation
- * adds the allocation search (from the first free page: usually one header read), a program
- * per sector the extent runs into, and the header program (GC when full). Power-safe: creation
- * is atomic. */
+ * (STRATA_EBUSY). Cost: the name cache (1 header read per hit; a miss reads nothing while the
+ * cache holds every live file), else the quick-skip search (<= X header reads of 40 + name_max
+ * bytes); the log link; 2c reads to follow the chain; a search over the length slots
+ * (about 3 log2 of their count reads of 8 bytes); with a log, a binary search of its index.
+ * Creation adds the allocation search (from the first free page: usually one header read), a
+ * program per sector the extent runs into, the header program and its seal (GC when full).
+ * Power-safe: creation is atomic. */
 int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
                    unsigned flags);
-/* Sync, then forget the handle. */
+/* open() with options: a size hint for creation and a write-back buffer (fc may be NULL). */
+int strata_fs_opencfg(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
+                      unsigned flags, const struct strata_fs_file_config *fc);
+/* Sync, then forget the handle. When the handle committed anything, close writes the last
+ * length slot a second time (8 bytes), so that the closed file survives one damaged byte. */
 int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f);
 
-/* Read up to n bytes at the position; returns the count (0 at end of file). Cost: one read per
- * contiguous piece; with a micro log, one index scan (<= 3 bytes per used slot) per record. */
+/* Read up to n bytes at the position; returns the count (0 at end of file). Programs buffered
+ * appends first. Cost: one read per contiguous piece; with a micro log, one index scan (4 bytes
+ * per used entry) per call and one read per record overlapping the range. */
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n);
 /* Write n bytes at the position (at the end with APPEND); returns n or an error. Appends are
- * programmed in place (one program per page touched, plus an 8-byte intent slot about every
- * time the uncommitted data doubles); other writes read-modify-write one log record each
- * (the record + a 3-byte entry; reading the record's other bytes scans the index once, 4
- * bytes per entry). A full log merges (a copy of the file with the write folded in), a full
- * extent relocates to one twice as large (copy). Allocation may collect garbage (an erase per
- * sector it frees, a few at a time). Not durable until sync. */
+ * programmed in place (one program per page touched; with a buffer, one per device page
+ * filled); every program first reads its target to check it is erased. Other writes
+ * read-modify-write one log record each (the record + a 4-byte entry; reading the record's
+ * other bytes scans the index once). A full log merges (a copy of the file with the write
+ * folded in); a file outgrowing its extent continues in a new one, about as large as the file
+ * (a header, its seal, a slot and a link). Allocation may collect garbage (an erase per sector
+ * it frees, a few at a time). Not durable until sync. */
 int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const void *buf,
                         uint32_t n);
 /* Set the position; it must stay within [0, size]. Returns it. No flash access. */
 int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t off, int whence);
-/* Commit everything written: one byte (a commit mark on the last log entry) when only log
- * records changed, else one 8-byte length slot; after a merge or relocation, also a commit
- * flag and two obsolete flags. Power-safe: the commit is atomic. */
+/* Commit everything written: buffered appends, then one byte (a commit mark on the last log
+ * entry) when only log records changed, else one 8-byte length slot; after a merge, also the
+ * obsolete states of the extents the copy supersedes. Power-safe: the commit is atomic. */
 int strata_fs_sync(struct strata_fs *fs, struct strata_fs_file *f);
-/* Shrink the file to size bytes (<= its size). No flash access; committed by the next sync. */
+/* Shrink the file to size bytes (<= its size). Programs buffered appends; committed by the next
+ * sync. */
 int strata_fs_truncate(struct strata_fs *fs, struct strata_fs_file *f, uint32_t size);
 
-/* Remove a closed file: one flag program (the commit point), one more for its log; every
- * clean_every removals also the cleaning pass. Power-safe. */
+/* Remove a closed file: one state program (the commit point), one more for its log and for each
+ * continuation; every clean_every removals also the cleaning pass. Power-safe. */
 int strata_fs_remove(struct strata_fs *fs, const char *name);
-/* Rename a closed file, atomically replacing a closed target of the new name. Cost: two
- * lookups, the renamed flag and one rename slot program, the target's flag (and its log's); a
- * file renamed before is copied first. Power-safe. */
+/* Rename a closed file, atomically replacing a closed target of the new name. The file is copied
+ * under its new name (reads and programs of its size, its log merged; it needs a free run of
+ * its size), then the original and the target become obsolete. Power-safe. */
 int strata_fs_rename(struct strata_fs *fs, const char *from, const char *to);
 /* Create an empty file with room for size data bytes (STRATA_EEXIST if it exists). */
 int strata_fs_reserve(struct strata_fs *fs, const char *name, uint32_t size);
-/* Set the micro log of a file: log_size bytes of records of record_size bytes. Creates the
- * file when missing; an existing closed file is copied to a new extent with the new
- * configuration (its log merged). Power-safe. */
+/* Set the micro log of a file: log_size bytes of records of record_size bytes (at most 32767
+ * records). Creates the file when missing; an existing closed file is copied to a new extent
+ * with the new configuration (its log merged). Power-safe. */
 int strata_fs_configure_log(struct strata_fs *fs, const char *name, uint32_t log_size,
                             uint32_t record_size);
-/* Facts about a file. Cost: the search plus the length-slot search. */
+/* Facts about a file. Cost: the lookup plus loading its state (as open). */
 int strata_fs_stat(struct strata_fs *fs, const char *name, struct strata_fs_stat *st);
 
 /* Directory listing: one entry per live file, in flash order. readdir returns 1 with an entry,
- * 0 at the end, or an error. Cost: the quick-skip walk, one length search per file. */
+ * 0 at the end, or an error. Cost: the quick-skip walk, loading each file's state. */
 int strata_fs_opendir(struct strata_fs *fs, struct strata_fs_dir *d);
 int strata_fs_readdir(struct strata_fs *fs, struct strata_fs_dir *d, struct strata_fs_stat *st);
 int strata_fs_closedir(struct strata_fs *fs, struct strata_fs_dir *d);
@@ -210,14 +255,17 @@ int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u);
 /* fsck: walk everything and check every invariant of docs/format-fs.md; with repair, obsolete
  * what is unreachable or duplicated (never touching live data). Returns the number of problems
  * found (0 = clean) or an error. Cost: two walks plus per-file metadata reads and a lookup of
- * each file's name. Left out of a library built with STRATA_FS_NO_CHECK (mount still repairs
- * everything a power cut can leave; 0.7 KB of text less on Cortex-M0+). */
+ * each file's name. */
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r);
 
-/* Run garbage collection now over the whole device (it otherwise runs when an allocation
- * fails, erasing only as many sectors as the allocation needs, round robin). Returns the
- * number of sectors erased. Cost: one walk, per erased sector one erase and two 4-byte
- * programs. Power-safe: a cut leaves the sector dirty, erased again later. */
+/* Run the cleaning pass when the configuration has it on (clean_every != 0: live closed files
+ * move out of the sector whose pages are mostly obsolete), then garbage collection over the
+ * whole device (it otherwise runs when an allocation fails, erasing only as many sectors as the
+ * allocation needs, round robin). Returns
+ * the number of sectors erased. The remedy for STRATA_ENOSPC on a nearly full device whose
+ * obsolete pages share sectors with live files. Cost: two walks, the copies of the files moved,
+ * per erased sector one erase and two 4-byte programs. Power-safe: a cut leaves the sector
+ * dirty, erased again later. */
 int strata_fs_gc(struct strata_fs *fs);
 
 #ifdef __cplusplus

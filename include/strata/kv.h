@@ -74,7 +74,7 @@
  * erase_size and >= node_size: scratch for every call); sizeof(struct strata_kv_iter) = 272 B
  * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 652 B, count
  * 596 B, put 484 B, mount 436 B, scan_next 292 B, format 268 B, commit 244 B, stat 180 B. No
- * heap, no globals; several stores may coexist. Code: 10,022 B of text on Cortex-M0+ (9,382 B
+ * heap, no globals; several stores may coexist. Code: 10,040 B of text on Cortex-M0+ (9,382 B
  * built with STRATA_KV_MINIMAL: no pivot split, d = 2 only, no payload; docs/kv.md).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash (use

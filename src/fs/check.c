@@ -1,47 +1,34 @@
 /*
- * check (fsck): the mount scan in counting mode, plus what no power cut can produce: bad length
- * slots or log links, log keys past the end of the file, duplicate names, sector markers that
- * disagree with a live extent, data hidden behind a damaged header. A separate file, so that a
- * program that never calls check does not link it.
+ * check (fsck): the mount scan in counting mode, plus what no power cut can produce, so that
+ * every damaged metadata byte that changes a file is reported: a header that is sealed but does
+ * not check (the file it described is gone), a file whose length slots, links, log header or
+ * committed log entries do not check, and duplicate names. File data is not checked (as in
+ * littlefs): a damaged data byte reads back damaged. A separate file, so that a program that
+ * never calls check does not link it.
  */
 #include "fs_internal.h"
 
 #ifndef STRATA_FS_NO_CHECK
 
-/* A live file's metadata, its log entries and name uniqueness (the lookup of its name must
- * find this extent, or the other live file of that name: then the older one is reported). */
-static int check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_walk *w)
+/* A visible file's metadata (loading it and scanning its log entries) and name uniqueness (the
+ * lookup of its name must find this extent, or the other live file of that name: then the
+ * older one is reported). h is the walk's header: the lookup reuses it. (Not static: its frame
+ * stays out of the scan's.) */
+int fs_check_file(struct strata_fs *fs, struct fs_scan *sc, struct fs_hdr *h)
 {
     struct strata_fs_file t;
-    struct fs_walk o;
-    char name[STRATA_FS_NAME_LIMIT];
-    uint32_t nlen = 0, top;
+    char name[STRATA_FS_NAME_LIMIT + 1];
+    uint32_t top, page = h->page, seq = h->f[HF_SEQ];
     int rc;
-    while (nlen < fs->cfg.name_max && w->h.name[nlen] != 0) {
-        name[nlen] = (char)w->h.name[nlen]; /* before the scratch buffer is used again */
-        nlen++;
-    }
-    rc = fs_load(fs, &t, &w->h);
+    memset(name, 0, sizeof name);
+    memcpy(name, h->name, (size_t)fs->cfg.name_max); /* before the scratch buffer is used again */
+    if ((rc = fs_load(fs, &t, h)) == 0)
+        rc = fs_log_scan(fs, &t, 0, NULL, 0, &top);
     if (rc == STRATA_ECORRUPT)
-        return fs_finding(fs, sc, FS_NONE, "bad length slot or link");
-    if (rc == 0 && (rc = fs_log_top(fs, &t, &top)) == 0 && top >= t.cap + t.log_record)
-        rc = fs_finding(fs, sc, FS_NONE, "log entry past end");
-    if (rc == 0 && (rc = fs_lookup(fs, name, nlen, &o)) == 0 && o.h.page != w->h.page)
-        rc = fs_finding(fs, sc, o.h.seq < w->h.seq ? o.h.page : w->h.page, "duplicate name");
+        return fs_finding(fs, sc, FS_NONE, "damaged length slot, link or log");
+    if (rc == 0 && (rc = fs_lookup(fs, name, h)) == 0 && h->page != page)
+        rc = fs_finding(fs, sc, h->f[HF_SEQ] < seq ? h->page : page, "duplicate name");
     return rc;
-}
-
-/* Pages after a free page of a sector are never written; data there means a damaged header
- * hides an extent (bit rot, not a power cut). Each page must read as a blank header. */
-static int check_free(struct strata_fs *fs, struct fs_scan *sc, uint32_t at, uint32_t n)
-{
-    struct fs_hdr h;
-    uint32_t p;
-    int rc;
-    for (p = at + 1; p < at + n; p++)
-        if ((rc = fs_hdr_read(fs, p, &h)) != HDR_BLANK)
-            return rc < 0 ? rc : fs_finding(fs, sc, FS_NONE, "data after a free page");
-    return 0;
 }
 
 static int check_event(struct strata_fs *fs, struct fs_scan *sc, int ev, struct fs_walk *w)
@@ -49,22 +36,15 @@ static int check_event(struct strata_fs *fs, struct fs_scan *sc, int ev, struct 
     struct strata_fs_report *r = sc->r;
     r->garbage_pages += ev == EV_GARBAGE;
     r->dirty_sectors += ev == EV_DIRTY;
-    if (ev == EV_FREE)
-        return check_free(fs, sc, w->at, w->n);
-    if (ev == EV_COVER && sc->carry_live && sc->carry_end > w->at &&
-        fs_min(sc->carry_end - w->at, fs->pps) != w->n)
-        return fs_finding(fs, sc, FS_NONE, "bad sector marker");
+    if (ev == EV_GARBAGE && w->h.state != HS_NEW) /* a torn header is never sealed */
+        return fs_finding(fs, sc, FS_NONE, "damaged header");
     if (ev != EV_EXTENT)
         return 0;
-    if (w->h.pages > w->n) {
-        sc->carry_end = w->at + w->h.pages;
-        sc->carry_live = !w->h.obsolete;
-    }
-    r->logs += w->h.type == FS_T_LOG && !w->h.obsolete;
-    if (!fs_live(&w->h))
+    r->logs += w->h.type == FS_T_LOG && w->h.state != HS_OBSOLETE;
+    if (!fs_visible(fs, &w->h))
         return 0;
     r->files++;
-    return check_file(fs, sc, w);
+    return fs_check_file(fs, sc, &w->h);
 }
 
 int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r)
@@ -72,7 +52,7 @@ int strata_fs_check(struct strata_fs *fs, int repair, struct strata_fs_report *r
     struct strata_fs_report local;
     struct fs_scan sc;
     int rc;
-    if (fs == NULL || !fs->mounted)
+    if (fs == NULL || fs->mounted != FS_MOUNTED)
         return STRATA_EINVAL;
     memset(&sc, 0, sizeof sc);
     sc.mode = repair ? SCAN_REPAIR : SCAN_CHECK;

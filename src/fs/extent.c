@@ -1,339 +1,448 @@
 /*
- * A data file's extent: creation, loading its committed state from the length slots, commits,
- * and copies into a new extent (merge, relocation, reconfiguration, rename by copy).
+ * A data file's extents: loading its committed state, length slots, the chain of continuations a
+ * growing file links, commits, and copies into a new extent (merge, reconfiguration, rename,
+ * cleaning).
  *
- * Data grows up from the page after the header; 8-byte length slots grow down from the
- * extent's end. The file keeps at least as many erased bytes between the two as the slots
- * occupy, so a galloping search from the end always finds the first blank slot before it could
- * reach data. A copy's header names the committed extent it supersedes; it becomes the file only
- * when committed: for a closed file at once, for an open one at its next sync. Until then a cut
- * leaves the original (mount obsoletes the copy); after it, mount obsoletes the original.
+ * A file is its first extent (the header with the name) and the continuations linked from it,
+ * each holding the file offsets from its base to the next one's. Data grows up from the header
+ * region; 8-byte length slots grow down from the end of the chain's last extent (the tail). The
+ * tail keeps a quarter more erased slot places than it has slots, so the first blank slot is
+ * found by probing a quarter further each time, then bisecting. A copy's header names the first
+ * extent it supersedes; it becomes the file when its first slot is written: for a closed file at
+ * once, for an open one at its next sync. A copy never grows a chain before that.
  */
 #include "fs_internal.h"
 
-static uint32_t page_size(const struct strata_fs *fs)
+/* Data bytes an extent holds: from its header region to its end. */
+static uint32_t cap_of(const struct strata_fs *fs, const struct fs_hdr *h)
 {
-    return fs->cfg.flash->geo.page_size;
-}
-
-uint32_t fs_data_u(const struct strata_fs *fs, const struct strata_fs_file *f)
-{
-    return fs_page_u(fs, f->page + 1);
-}
-
-/* Data bytes the extent may hold while keeping room for the next slot and its gap. */
-uint32_t fs_room(const struct strata_fs_file *f)
-{
-    uint32_t need = 2 * FS_SLOT * ((uint32_t)f->slot + 1);
-    return f->cap > need ? f->cap - need : 0;
-}
-
-/* Data area for `size` bytes: the size, 1/16 more and 8 slot pairs for commits. */
-uint32_t fs_area_for(uint32_t size)
-{
-    return size > 0xF0000000u ? size : size + size / 16 + 16 * FS_SLOT;
-}
-
-/* The handle's current extent: page, size, sequence number and data area. */
-static void set_extent(const struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h)
-{
-    f->page = h->page;
-    f->pages = h->pages;
-    f->seq = h->seq;
-    f->cap = fs_page_u(fs, h->page + h->pages) - fs_data_u(fs, f);
+    return fs_page_u(fs, h->page + h->f[HF_PAGES]) - fs_data_u(fs, h->page);
 }
 
 static uint32_t slot_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t i)
 {
-    return fs_page_u(fs, f->page + f->pages) - FS_SLOT * (i + 1);
+    return fs_data_u(fs, f->tail) + f->tail_cap - FS_SLOT * (i + 1);
 }
 
-/* 7-bit check: bit 7 clear, so a slot cut before its last byte never checks, and a cut in the
- * last byte leaves a 1 that should be 0. Binds the slot to its extent and position. */
-static uint8_t slot_check(const uint8_t *s, uint32_t seq, uint32_t i)
+/* Slot i of the extent at page: length (3 bytes), committed log entries (2), the low 16 bits of
+ * a CRC-32 over those and the slot's place (they change for every single-byte change of the
+ * five), then the count of zero bits among those 7 bytes. A cut leaves bits at 1 that should be
+ * 0: fewer zeros and a count that only grows, so no torn slot checks; one damaged byte fails the
+ * CRC or the count. With make, build it from (len, used) first. Returns 1 when it checks. */
+static int slot_codec(uint8_t *s, uint32_t page, uint32_t i, int make, uint32_t len,
+                      uint32_t used)
 {
     uint8_t id[8];
-    strata_put_le32(id, seq);
+    uint32_t z = 0, n, b, crc;
+    if (make) {
+        strata_put_le32(s, len);
+        strata_put_le16(s + 3, used);
+    }
+    strata_put_le32(id, page);
     strata_put_le32(id + 4, i);
-    return (uint8_t)((strata_crc32(strata_crc32(0, s, 7), id, 8) ^ 0x4C) & 0x7F);
+    crc = strata_crc32(strata_crc32(0, s, 5), id, 8) & 0xFFFF;
+    if (make)
+        strata_put_le16(s + 5, crc);
+    for (n = 0; n < 7; n++)
+        for (b = s[n] | 0x100u; b != 1; b >>= 1)
+            z += !(b & 1);
+    if (make)
+        s[7] = (uint8_t)z;
+    return s[7] == z && strata_get_le16(s + 5) == crc;
 }
 
-/* Read slot i: 0 blank, 1 valid, 2 torn, <0 error. */
-static int slot_read(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t i,
-                     uint8_t *s)
+int fs_slot_ok(const uint8_t *s, uint32_t page, uint32_t i)
 {
-    int rc = fs_read(fs, slot_u(fs, f, i), s, FS_SLOT);
-    if (rc != 0)
-        return rc;
-    if (fs_blank(s, FS_SLOT))
-        return 0;
-    return s[7] == slot_check(s, f->seq, i) ? 1 : 2;
+    return slot_codec((uint8_t *)(uintptr_t)s, page, i, 0, 0, 0);
 }
 
-/* D: the offset from which the data area is known erased and unlogged: past the last
- * programmed byte in [clen, intent) (a torn append may lie there after a cut) and past the
- * highest range with a log record (reads of a logged range never look at the extent). */
-int fs_find_clean(struct strata_fs *fs, struct strata_fs_file *f)
+/* Data bytes the tail may hold (from its base) while keeping the erased slot places the search
+ * relies on: the next two slots (a commit and close's seal) and a quarter more. */
+uint32_t fs_room(const struct strata_fs_file *f)
 {
-    uint32_t top = fs_min(f->intent, f->cap - FS_SLOT * (uint32_t)f->slot), used = 0, logged;
-    int rc = 0;
-    if (f->clean != FS_NONE)
-        return 0;
-    if (top > f->clen)
-        rc = fs_last_used(fs, fs_data_u(fs, f) + f->clen, top - f->clen, &used);
-    if (rc == 0)
-        rc = fs_log_top(fs, f, &logged);
-    if (rc == 0)
-        f->clean = f->clen + used > logged ? f->clen + used : logged;
+    uint32_t s = f->slots, need = FS_SLOT * (s + 3 + (s + 1) / 4);
+    return f->tail_cap > need ? f->tail_cap - need : 0;
+}
+
+/* Pages of an extent holding its header region and `size` data bytes with 16 slot places
+ * (about a dozen commits; then the file continues in another extent). */
+static uint32_t pages_for(const struct strata_fs *fs, uint32_t size)
+{
+    return fs_pages_for(fs, fs->header_size + 16 * FS_SLOT + fs_min(size, 0xF0000000u));
+}
+
+/* A new empty data file with room for `size` bytes and that log configuration (0: the default);
+ * h (NULL: not wanted) gets its header. */
+int fs_new_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t size,
+                uint32_t cfg)
+{
+    struct fs_hdr local;
+    int rc;
+    h = h != NULL ? h : &local;
+    memset(h->f, 0xFF, sizeof h->f);
+    h->type = FS_T_DATA;
+    h->f[HF_PAGES] = pages_for(fs, size);
+    h->f[HF_CFG] = cfg;
+    if ((rc = fs_create(fs, h, name)) == 0) {
+        cfg = fs_name_hash(fs, (const uint8_t *)name);
+        fs_names(fs->names, cfg, 1);
+        fs_cache_put(fs, FS_NONE, cfg, h->page);
+    }
     return rc;
 }
 
-/* Program the next length slot (len, k, intent) with an intent reaching about twice the growth
- * since the last commit past `to` (and never below what may already be programmed). 1 when the
- * extent has no room for `to` or for the slot: the caller copies the file first. Used to
- * restate the committed state before appending past the intent, and to commit. */
-static int put_state(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t k,
-                     uint32_t to)
+static void set_tail(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h,
+                     uint32_t base, uint32_t slots)
 {
-    uint8_t s[FS_SLOT];
-    uint32_t ps = page_size(fs), room = fs_room(f);
-    uint32_t grow = to > f->clen && to - f->clen > ps ? to - f->clen : ps;
-    uint32_t want = fs_min(to + grow, room), wd;
-    int rc = fs_find_clean(fs, f);
-    if (rc != 0)
-        return rc;
-    if (f->clean > want)
-        want = f->clean;
-    if ((to > f->clean ? to : f->clean) + 2 * FS_SLOT * ((uint32_t)f->slot + 1) > f->cap ||
-        f->slot == 0xFFFF)
-        return 1;
-    wd = fs_min(want > len ? (want - len + ps - 1) / ps : 0, 0xFFFF);
-    strata_put_le16(s, len);
-    s[2] = (uint8_t)(len >> 16);
-    strata_put_le16(s + 3, k);
-    strata_put_le16(s + 5, wd);
-    s[7] = slot_check(s, f->seq, f->slot);
-    if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) != 0 ||
-        (rc = fs_prog(fs, slot_u(fs, f, f->slot), s, FS_SLOT)) != 0)
-        return rc;
-    f->slot++;
-    f->intent = len + wd * ps;
-    return 0;
+    f->tail = h->page;
+    f->tail_base = base;
+    f->tail_cap = cap_of(fs, h);
+    f->slots = (uint16_t)slots;
+    f->cursor_end = FS_BAD; /* the cursor's extent may have grown a continuation */
 }
 
-/* Before programming data in place up to `end` past the durable intent: restate the committed
- * state with a larger intent (about doubling the uncommitted span). 1: copy needed first. */
-int fs_intent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t end)
-{
-    return put_state(fs, f, f->clen, f->kc, end);
-}
-
-/* Load a live data extent's committed state into a handle. The first blank slot is found by
- * galloping (slots 0, 1, 3, 7, ...) then bisecting; the committed state is the last valid slot
- * before it. */
-int fs_load(struct strata_fs *fs, struct strata_fs_file *f, struct fs_hdr *h)
+/* The tail's committed state: the first blank slot (probes 0, 1, 2, 3, 4, 6, 8, 11, ...: each a
+ * quarter further, then bisection), then the last valid slot before it. */
+static int load_slots(struct strata_fs *fs, struct strata_fs_file *f)
 {
     uint8_t s[FS_SLOT];
-    struct fs_hdr lh;
-    uint32_t lo = 0, hi, p, gallop = 1, wd = 0, cfg = h->cfg;
+    uint32_t lo = 0, hi = f->tail_cap / FS_SLOT, p = 0, gallop = 1;
+    int rc = 0;
+    while (rc == 0 && lo < hi) {
+        if (!gallop || p >= hi)
+            p = lo + (hi - lo) / 2, gallop = 0;
+        if ((rc = fs_read(fs, slot_u(fs, f, p), s, FS_SLOT)) == 0 && fs_blank(s, FS_SLOT))
+            hi = p, gallop = 0;
+        else
+            lo = p + 1, p += p / 4 + 1;
+    }
+    f->slots = (uint16_t)fs_min(lo, 0xFFFF);
+    while (rc == 0 && lo-- > 0)
+        if ((rc = fs_read(fs, slot_u(fs, f, lo), s, FS_SLOT)) == 0 && fs_slot_ok(s, f->tail, lo)) {
+            f->committed_len = strata_get_le32(s) & 0xFFFFFF;
+            f->log_committed = (uint16_t)strata_get_le16(s + 3);
+            break;
+        }
+    return rc;
+}
+
+/* The child (log or continuation) its owner (page, seq) links at `off`, into h: 1 when there is
+ * one (valid, of the type the link implies, not obsolete, naming that owner, in a whole sector
+ * at or after the pages its marker gives away), 0 when the link is blank or torn (a growth or
+ * log creation that never finished: mount obsoletes what it pointed to), STRATA_ECORRUPT for
+ * anything else. A child the walk cannot see (its sector dirty on a damaged image) would be
+ * counted dead and erased under the open file by the next collection (fuzz finding FS-4). */
+static int child_of(struct strata_fs *fs, uint32_t page, uint32_t seq, uint32_t off,
+                    struct fs_hdr *h)
+{
+    uint32_t at, first = 0;
+    int rc = fs_link(fs, page, off, &at);
+    if (rc != 0 || at >= FS_BAD)
+        return rc;
+    if ((rc = fs_hdr_read(fs, at, h)) != HDR_VALID)
+        return rc < 0 ? rc : STRATA_ECORRUPT;
+    if ((rc = fs_marker(fs, at / fs->pages_per_sector, &first)) < 0)
+        return rc;
+    return (rc & 1) && at % fs->pages_per_sector >= first && h->state != HS_OBSOLETE &&
+                   h->f[HF_OWNER] == page &&
+                   h->f[HF_OWNER_SEQ] == seq &&
+                   h->type == (off == O_LOG(fs->cfg.name_max) ? FS_T_LOG : FS_T_CONT)
+               ? 1
+               : STRATA_ECORRUPT;
+}
+
+/* Load a live data file's committed state into a handle: its log, its continuation chain to the
+ * tail, the tail's slots. */
+int fs_load(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_hdr *h)
+{
+    struct fs_hdr c;
+    uint32_t N = fs->cfg.name_max, cfg = h->f[HF_CFG], seq = h->f[HF_SEQ];
     int rc;
     memset(f, 0, sizeof *f);
-    set_extent(fs, f, h);
-    f->base = h->page;
-    f->base_seq = h->seq;
-    if ((rc = fs_link_read(fs, h)) != 0)
-        return rc;
-    f->log = h->log;
-    if (f->log < FS_BAD) {
-        /* the log's own header holds the configuration it was made with */
-        rc = fs_hdr_read(fs, f->log, &lh);
-        if (rc < 0)
-            return rc;
-        cfg = lh.cfg;
-        if (rc != HDR_VALID || lh.type != FS_T_LOG || lh.lpage != h->page ||
-            lh.lseq != h->seq || lh.obsolete || (cfg & 0xFFFF) == 0 || cfg >> 16 == 0)
-            return STRATA_ECORRUPT;
+    f->name_hash = (uint16_t)fs_name_hash(fs, h->name);
+    f->page = f->committed_page = f->cursor = h->page;
+    f->seq = f->committed_seq = seq;
+    f->last_key = 0xFFFF;
+    f->log = FS_NONE;
+    set_tail(fs, f, h, 0, 0);
+    if ((rc = child_of(fs, h->page, seq, O_LOG(N), &c)) == 1) {
+        f->log = c.page;
+        cfg = c.f[HF_CFG]; /* the log's own header holds the configuration it was made with */
     }
     f->log_record = (uint16_t)(cfg >> 16 ? cfg >> 16 : fs->cfg.log_record);
     f->log_records = (uint16_t)(cfg & 0xFFFF ? cfg : fs->cfg.log_size / fs->cfg.log_record);
-    /* slots below lo are written (valid or torn), slot hi is blank or the end */
-    hi = fs_min(f->cap / FS_SLOT, 0xFFFF);
-    while (lo < hi) {
-        p = !gallop ? lo + (hi - lo) / 2 : lo ? 2 * lo - 1 : 0;
-        if (p >= hi) {
-            gallop = 0;
-            continue;
-        }
-        if ((rc = slot_read(fs, f, p, s)) < 0)
-            return rc;
-        if (rc != 0) {
-            lo = p + 1;
-        } else {
-            hi = p;
-            gallop = 0;
-        }
+    while (rc >= 0 && (rc = child_of(fs, f->tail, seq, O_NEXT(N), &c)) == 1 &&
+           c.f[HF_CFG] >= f->tail_base) {
+        seq = c.f[HF_SEQ];
+        set_tail(fs, f, &c, c.f[HF_CFG], 0);
     }
-    f->slot = (uint16_t)lo;
-    while (lo-- > 0) {
-        if ((rc = slot_read(fs, f, lo, s)) < 0)
-            return rc;
-        if (rc == 1) {
-            f->clen = strata_get_le16(s) | (uint32_t)s[2] << 16;
-            f->kc = (uint16_t)strata_get_le16(s + 3);
-            wd = strata_get_le16(s + 5);
-            break;
-        }
-    }
-    if (f->clen > f->cap || f->kc > f->log_records || (f->kc > 0 && f->log >= FS_BAD))
-        return STRATA_ECORRUPT;
-    if (f->log < FS_BAD && (rc = fs_log_load(fs, f, f->kc)) != 0)
-        return rc;
-    f->len = f->clen;
-    f->k = f->kc;
-    f->intent = f->clen + wd * page_size(fs);
-    f->clean = FS_NONE;
-    return 0;
+    if (rc == 1 || (rc == 0 && (rc = load_slots(fs, f)) == 0 &&
+                    (f->committed_len > f->tail_base + f->tail_cap ||
+                     f->log_committed > f->log_records || f->log_record == 0 ||
+                     f->log_records > 0x7FFF || (f->log_committed > 0 && f->log == FS_NONE))))
+        rc = STRATA_ECORRUPT;
+    if (rc == 0 && f->log != FS_NONE)
+        rc = fs_log_load(fs, f);
+    f->len = f->committed_len;
+    f->log_used = f->log_committed;
+    f->data_end = FS_NONE;
+    return rc;
 }
 
-/* Allocate h->pages pages and write the header h describes there (type, pages, log
- * configuration, lpage/lseq); sets h->page and h->seq. Name: see fs_hdr_write. */
-int fs_create(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen)
+/* Point the cursor at the extent holding file offset off: [cursor_base, cursor_end), where
+ * FS_BAD is "not read yet" and FS_NONE "to the end of the file". */
+static int seek_extent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off)
 {
-    int rc = fs_alloc(fs, h->pages, &h->page);
-    return rc ? rc : fs_hdr_write(fs, h, name, nlen);
-}
-
-/* A new data file: header in h, room for `size` bytes, that log configuration (R | rs << 16;
- * 0: the default). */
-int fs_create_file(struct strata_fs *fs, struct fs_hdr *h, const char *name, uint32_t nlen,
-                   uint32_t size, uint32_t cfg)
-{
-    memset(h, 0, sizeof *h);
-    h->type = FS_T_DATA;
-    h->pages = 1 + fs_pages_for(fs, fs_area_for(size));
-    h->cfg = cfg;
-    h->lpage = h->lseq = FS_NONE;
-    return fs_create(fs, h, name, nlen);
-}
-
-const struct fs_span fs_nothing = {NULL, FS_NONE, 0};
-
-/* Program bytes [from, to) of the file's current content, with the span s written over it, at
- * usable address base + offset. Bytes at or past the end of the file that s does not cover stay
- * erased. Per chunk: the extent's bytes around s (those under s are not read: a record-sized
- * write through a tuned log reads nothing), then one pass over the log index. */
-int fs_copy(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t from, uint32_t to,
-            uint32_t base, const struct fs_span *s)
-{
-    uint8_t *b = fs->cfg.buffer;
-    uint32_t a, e, lo, hi, du = fs_data_u(fs, f), send = s->off + s->n;
-    int rc;
-    for (a = from; a < to; a = e) {
-        e = fs_min(to, a + fs->cfg.buffer_size);
-        hi = fs_min(e, f->len);
-        lo = fs_min(s->off, hi);
-        memset(b, 0xFF, e - a);
-        if (a < lo || (send > a ? send : a) < hi) {
-            if (a < lo && (rc = fs_read(fs, du + a, b, lo - a)) != 0)
-                return rc;
-            lo = a > send ? a : send;
-            if (lo < hi && (rc = fs_read(fs, du + lo, b + (lo - a), hi - lo)) != 0)
-                return rc;
-            if (f->k > 0 && (rc = fs_log_overlay(fs, f, a, b, hi - a)) != 0)
-                return rc;
-        }
-        if (s->off < e && send > a) {
-            lo = a > s->off ? a : s->off;
-            memcpy(b + (lo - a), s->p + (lo - s->off), fs_min(e, send) - lo);
-        }
-        if ((rc = fs_prog(fs, base + a, b, e - a)) != 0)
-            return rc;
-    }
-    return 0;
-}
-
-/* Copy the file's current content, with the span s (NULL: none) written over it, into a new
- * extent with a data area of at least `area` bytes (and of fs_area_for its length); the handle
- * then describes the
- * (uncommitted) copy. cfg: the copy's log configuration as R | rs << 16 (0: default),
- * FS_NONE to keep the file's. */
-int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, uint32_t area,
-               const struct fs_span *s, uint32_t cfg)
-{
-    struct fs_hdr h;
-    uint32_t len = f->len;
-    int rc;
-    if (s == NULL)
-        s = &fs_nothing;
-    if (s->n > 0 && s->off + s->n > len)
-        len = s->off + s->n;
-    if (area < fs_area_for(len))
-        area = fs_area_for(len);
-    if (cfg == FS_NONE)
-        cfg = f->log_records | (uint32_t)f->log_record << 16;
-    h.type = FS_T_DATA;
-    h.pages = 1 + fs_pages_for(fs, area);
-    h.cfg = cfg;
-    h.lpage = f->base;
-    h.lseq = f->base_seq;
-    if ((rc = fs_create(fs, &h, NULL, 0)) != 0 ||
-        (rc = fs_copy(fs, f, 0, len, fs_page_u(fs, h.page + 1), s)) != 0)
-        return rc;
-    if (f->page != f->base && (rc = fs_obsolete(fs, f->page)) != 0)
-        return rc; /* an earlier uncommitted copy: nobody will commit it now */
-    set_extent(fs, f, &h);
-    f->log = FS_NONE;
-    f->log_records = (uint16_t)cfg;
-    f->log_record = (uint16_t)(cfg >> 16);
-    f->k = f->kend = f->slot = 0;
-    f->len = f->clean = f->intent = len;
-    f->state = (uint8_t)((f->state | ST_DIRTY) & ~ST_LOG_READY);
-    return 0;
-}
-
-/* Commit. Only log records changed: mark the last entry (1 byte). Otherwise one length slot
- * (the commit point of an unmoved file); for a copy, its first slot, then its commit flag (the
- * commit point), then the original and its log become obsolete. */
-int fs_commit(struct strata_fs *fs, struct strata_fs_file *f)
-{
+    uint32_t next;
+    uint8_t b[4];
     int rc = 0;
-    if (!(f->state & ST_DIRTY))
-        return 0;
-    if (f->page == f->base && f->len == f->clen) {
-        if (f->k > f->kc)
-            rc = fs_log_mark(fs, f);
-    } else {
-        while ((rc = put_state(fs, f, f->len, f->k, f->len)) == 1)
-            if ((rc = fs_rewrite(fs, f, f->cap, NULL, FS_NONE)) != 0)
-                return rc;
-        if (rc == 0 && f->page != f->base) {
-            if ((rc = fs_flag(fs, f->page, O_COMMIT(fs->cfg.name_max))) != 0 ||
-                (rc = fs_obsolete(fs, f->base)) != 0)
-                return rc;
-            f->base = f->page;
-            f->base_seq = f->seq;
-        }
+    if (off < f->cursor_base) {
+        f->cursor = f->page;
+        f->cursor_base = 0;
+        f->cursor_end = FS_BAD;
     }
-    if (rc == 0) {
-        f->clen = f->len;
-        f->kc = f->k;
-        f->state &= (uint8_t)~ST_DIRTY;
+    while (rc == 0 && (f->cursor_end == FS_BAD || off >= f->cursor_end)) {
+        next = FS_NONE;
+        if (f->cursor != f->tail)
+            rc = fs_link(fs, f->cursor, O_NEXT(fs->cfg.name_max), &next);
+        if (f->cursor_end != FS_BAD) { /* off lies past this extent: step to the next */
+            f->cursor = next;
+            f->cursor_base = f->cursor_end;
+            f->cursor_end = FS_BAD;
+        } else {
+            f->cursor_end = FS_NONE;
+            if (rc == 0 && next < FS_BAD &&
+                (rc = fs_read(fs, fs_page_u(fs, next) + O_FIELDS + 4 * HF_CFG, b, 4)) == 0)
+                f->cursor_end = strata_get_le32(b);
+        }
     }
     return rc;
 }
 
-/* Copy a closed file (cleaning, reconfiguration, rename of a renamed extent) and commit; h
- * then gives the copy's page and sequence number (and no rename slot). */
-int fs_rewrite_closed(struct strata_fs *fs, struct fs_hdr *h, uint32_t cfg)
+/* Read [off, off+n) of the file's current content: the extents' bytes (nothing past the tail's
+ * end: a copy reads only what is on flash), then every log record over the range, oldest
+ * first, so the newest wins. */
+int fs_pread(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, uint8_t *buf,
+             uint32_t n)
+{
+    uint32_t at, c, top, end = f->tail_base + f->tail_cap;
+    int rc = 0;
+    for (at = off; rc == 0 && at < off + n; at += c) {
+        if ((rc = seek_extent(fs, f, at)) != 0 || (f->cursor == f->tail && at >= end))
+            break;
+        c = fs_min(fs_min(off + n, f->cursor_end), end) - at;
+        rc = fs_read(fs, fs_data_u(fs, f->cursor) + at - f->cursor_base, buf + (at - off), c);
+    }
+    return rc == 0 && f->log_used > 0 ? fs_log_scan(fs, f, off, buf, n, &top) : rc;
+}
+
+/* Allocate and write the header of a child extent h (type, pages and cfg set) owned by
+ * (owner, seq): a micro log or a continuation. */
+int fs_child(struct strata_fs *fs, struct fs_hdr *h, uint32_t owner, uint32_t seq)
+{
+    h->f[HF_OWNER] = owner;
+    h->f[HF_OWNER_SEQ] = seq;
+    h->f[HF_REPLACES] = h->f[HF_REPLACES_SEQ] = FS_NONE;
+    return fs_create(fs, h, NULL);
+}
+
+/* Continue the file in a new extent holding the file offsets from `base` (at or past every
+ * committed and programmed byte): as large as the file so far (so a chain stays short), at
+ * least `need` bytes, halving towards that when nothing so large is free. Its first slot
+ * restates the committed state; the link from the tail is the commit point. */
+int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint32_t need)
+{
+    struct fs_hdr h;
+    uint8_t s[FS_SLOT];
+    uint32_t min = pages_for(fs, need), pages = fs_max(min, pages_for(fs, base)), seq;
+    int rc;
+    if ((rc = fs_hdr_read(fs, f->tail, &h)) != HDR_VALID)
+        return rc < 0 ? rc : STRATA_ECORRUPT;
+    seq = h.f[HF_SEQ];
+    h.type = FS_T_CONT;
+    h.f[HF_CFG] = base;
+    for (;; pages = fs_max(min, pages / 2)) {
+        h.f[HF_PAGES] = pages;
+        if ((rc = fs_child(fs, &h, f->tail, seq)) != STRATA_ENOSPC || pages == min)
+            break;
+    }
+    if (rc == 0) {
+        slot_codec(s, h.page, 0, 1, f->committed_len, f->log_committed);
+        if ((rc = fs_prog(fs, fs_data_u(fs, h.page) + cap_of(fs, &h) - FS_SLOT, s, FS_SLOT)) ==
+                0 &&
+            (rc = fs_link_write(fs, f->tail, O_NEXT(fs->cfg.name_max), h.page)) == 0)
+            set_tail(fs, f, &h, base, 1);
+        else if (rc == STRATA_ECORRUPT)
+            fs_set_state(fs, h.page, 0); /* never linked: gone now rather than at mount */
+    }
+    return rc;
+}
+
+/* Program the tail's next `copies` length slots (len, used) in one program (two: a commit and
+ * close's seal, identical so that either survives damage to the other). FS_COPY when the tail
+ * has no room for them or their place is not erased. */
+int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
+                uint32_t copies)
+{
+    uint8_t s[2 * FS_SLOT];
+    uint32_t end = fs_max(f->data_end == FS_NONE ? f->committed_len : f->data_end, f->tail_base);
+    int rc;
+    if (f->slots >= 0xFFF0 || end - f->tail_base > fs_room(f))
+        return FS_COPY;
+    slot_codec(s + FS_SLOT, f->tail, f->slots, 1, len, used);
+    slot_codec(s, f->tail, f->slots + 1u, 1, len, used);
+    if ((rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0)) == 0 &&
+        (rc = fs_prog(fs, slot_u(fs, f, f->slots + copies - 1), s + FS_SLOT * (2 - copies),
+                      FS_SLOT * copies)) == 0)
+        f->slots = (uint16_t)(f->slots + copies);
+    return rc == STRATA_ECORRUPT ? FS_COPY : rc;
+}
+
+/* Length slots, growing the chain when the tail cannot take them (FS_COPY for a copy not yet
+ * committed, which never grows, or a tail that cannot link a continuation: copy instead). */
+static int put_slot_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t copies)
+{
+    uint32_t end = fs_max(f->data_end == FS_NONE ? f->committed_len : f->data_end, f->tail_base);
+    int rc;
+    while ((rc = fs_put_slot(fs, f, f->len, f->log_used, copies)) == FS_COPY &&
+           f->page == f->committed_page)
+        if ((rc = fs_grow(fs, f, end, 0)) != 0)
+            return rc == STRATA_ECORRUPT ? FS_COPY : rc;
+    return rc;
+}
+
+/* Commit; with seal (close), the last slot is written twice. Only log records changed (one
+ * written by this handle last) and no seal: mark the last entry. Otherwise length slots (the
+ * commit point); for a copy, its first slots, then the extents it supersedes become obsolete.
+ * A sealed commit of nothing new writes the seal alone when this handle committed since it was
+ * opened. */
+int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal)
+{
+    uint32_t old = f->committed_page, copies = seal ? 2 : 1;
+    int rc = fs_flush(fs, f), same = f->page == old && f->len == f->committed_len;
+    if (rc == 0 && (!(f->state & FF_DIRTY) || (same && f->log_used == f->log_committed))) {
+        f->state &= (uint8_t)~FF_DIRTY;
+        if (!seal || !(f->state & FF_COMMITTED))
+            return 0;
+        copies = 1; /* the seal alone */
+    }
+    if (rc == 0 && same && !seal && f->last_key != 0xFFFF) {
+        rc = fs_log_mark(fs, f);
+    } else if (rc == 0) {
+        if ((rc = put_slot_grow(fs, f, copies)) == FS_COPY &&
+            (rc = fs_rewrite(fs, f, NULL, NULL)) == 0)
+            rc = fs_put_slot(fs, f, f->len, f->log_used, copies);
+        if (rc == 0 && f->page != old)
+            rc = fs_commit_copy(fs, f, 0);
+    }
+    if (rc == 0) {
+        f->committed_len = f->len;
+        f->log_committed = f->log_used;
+        f->state = (uint8_t)((f->state & ~(FF_DIRTY | FF_COMMITTED)) | (seal ? 0 : FF_COMMITTED));
+    }
+    return rc;
+}
+
+/* The commit of a copy: its first length slots (the commit point; none when copies is 0: the
+ * caller wrote them), then the extents it supersedes become obsolete. Never grows a chain: a
+ * fresh copy has room for its slots (FS_COPY reads as damage). */
+int fs_commit_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t copies)
+{
+    uint32_t old = f->committed_page;
+    int rc = copies ? fs_put_slot(fs, f, f->len, f->log_used, copies) : 0;
+    if (rc == FS_COPY)
+        rc = STRATA_ECORRUPT;
+    if (rc == 0 && (rc = fs_obsolete(fs, old)) == 0) {
+        fs_cache_put(fs, old, f->name_hash, f->page);
+        f->committed_page = f->page;
+        f->committed_seq = f->seq;
+    }
+    return rc;
+}
+
+/* Program bytes [from, to) of the file's current content, with the span s written over it, at
+ * usable address dst + offset. Bytes at or past the end of the file that s does not cover stay
+ * erased; a chunk s covers whole is not read (a record-sized write through a tuned log). */
+int fs_copy(struct strata_fs *fs, struct strata_fs_file *f, uint32_t from, uint32_t to,
+            uint32_t dst, const struct fs_span *s)
+{
+    uint8_t *b = fs->cfg.buffer;
+    uint32_t a, e, hi, lo, send = s->off + s->n;
+    int rc = 0;
+    for (a = from; rc == 0 && a < to; a = e) {
+        e = fs_min(to, a + fs->cfg.buffer_size);
+        hi = fs_min(e, f->len);
+        memset(b, 0xFF, (size_t)(e - a));
+        if (a < hi && (s->off > a || send < hi) && (rc = fs_pread(fs, f, a, b, hi - a)) != 0)
+            break;
+        if (s->off < e && send > a) {
+            lo = fs_max(a, s->off);
+            memcpy(b + (lo - a), s->p + (lo - s->off), (size_t)(fs_min(e, send) - lo));
+        }
+        rc = fs_prog(fs, dst + a, b, e - a);
+    }
+    return rc;
+}
+
+/* Copy the file's current content, with the span s (NULL: none) written over it, into a new
+ * extent sized for its length: by what the file holds, never by the extent it leaves (a file
+ * copied again and again keeps its size; a reservation it had not filled is given back, the
+ * file continues in another extent if it grows again). The handle then describes the
+ * (uncommitted) copy; nothing may be buffered. tpl (NULL: nothing changes): see struct fs_tpl. */
+int fs_rewrite(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s,
+               const struct fs_tpl *tpl)
+{
+    static const struct fs_span nothing = {NULL, 0, 0};
+    static const struct fs_tpl same = {FS_NONE, FS_NONE, FS_NONE, NULL};
+    struct fs_hdr h;
+    uint32_t len;
+    int rc;
+    s = s != NULL ? s : &nothing;
+    tpl = tpl != NULL ? tpl : &same;
+    len = fs_max(f->len, s->n > 0 ? s->off + s->n : 0);
+    h.type = FS_T_DATA;
+    h.f[HF_PAGES] = pages_for(fs, len);
+    h.f[HF_CFG] = tpl->cfg != FS_NONE ? tpl->cfg : f->log_records | (uint32_t)f->log_record << 16;
+    h.f[HF_OWNER] = f->committed_page;
+    h.f[HF_OWNER_SEQ] = f->committed_seq;
+    h.f[HF_REPLACES] = tpl->replaces;
+    h.f[HF_REPLACES_SEQ] = tpl->replaces_seq;
+    if ((rc = fs_create(fs, &h, tpl->name)) != 0 ||
+        (rc = fs_copy(fs, f, 0, len, fs_data_u(fs, h.page), s)) != 0 ||
+        (f->page != f->committed_page && (rc = fs_obsolete(fs, f->page)) != 0))
+        return rc; /* (an earlier uncommitted copy: nobody will commit it now) */
+    if (tpl->name != NULL) /* a rename: the namespace gains the name */
+        fs_names(fs->names,
+                 f->name_hash = (uint16_t)fs_name_hash(fs, (const uint8_t *)tpl->name), 1);
+    f->page = f->cursor = h.page;
+    f->seq = h.f[HF_SEQ];
+    set_tail(fs, f, &h, 0, 0);
+    f->cursor_base = 0;
+    f->log = FS_NONE;
+    f->log_records = (uint16_t)h.f[HF_CFG];
+    f->log_record = (uint16_t)(h.f[HF_CFG] >> 16);
+    f->log_used = f->log_end = 0;
+    f->len = f->data_end = len;
+    f->state = (uint8_t)((f->state | FF_DIRTY) & ~FF_LOG_READY);
+    return 0;
+}
+
+/* Load the closed file whose first extent is at page. (Not static: the header it reads lives in
+ * a frame that is gone before the copy runs.) */
+int fs_load_at(struct strata_fs *fs, struct strata_fs_file *f, uint32_t page)
+{
+    struct fs_hdr h;
+    int rc = fs_hdr_read(fs, page, &h);
+    return rc == HDR_VALID && fs_live(&h) ? fs_load(fs, f, &h) : rc < 0 ? rc : STRATA_ECORRUPT;
+}
+
+/* Copy a closed file (cleaning, reconfiguration, rename) and commit, sealed; tpl: see
+ * fs_rewrite. */
+int fs_rewrite_closed(struct strata_fs *fs, uint32_t page, const struct fs_tpl *tpl)
 {
     struct strata_fs_file t;
-    int rc = fs_load(fs, &t, h);
-    if (rc == 0)
-        rc = fs_rewrite(fs, &t, t.cap, NULL, cfg);
-    if (rc == 0)
-        rc = fs_commit(fs, &t);
-    h->page = t.page;
-    h->seq = t.seq;
-    h->renamed = 0;
+    int rc = fs_load_at(fs, &t, page);
+    if (rc == 0 && (rc = fs_rewrite(fs, &t, NULL, tpl)) == 0)
+        rc = fs_commit_copy(fs, &t, 2); /* sealed: the copy is closed */
     return rc;
 }

@@ -1,10 +1,12 @@
 /*
- * Open files: open/close, the read path, writes (in place at the end, through the micro log
- * elsewhere), seek, sync, truncate.
+ * Open files: open/close, the read path, writes (appended in place at the end, through the micro
+ * log elsewhere), the write-back buffer, seek, sync, truncate.
  *
- * `clean` (D, see fs_find_clean) is the data offset from which the extent is known to be
- * erased and unlogged. Data is programmed in place only at offsets >= D; everything below goes
- * through the micro log.
+ * `data_end` (D) is the file offset from which nothing has been programmed in place and no log
+ * record lies: at open, past the committed length, the highest logged range and the tail's base.
+ * Data is programmed in place only at D (an append); everything below goes through the micro log.
+ * With a buffer (strata_fs_opencfg), appends collect there and are programmed a device page at a
+ * time; anything else the handle does programs them first.
  */
 #include "fs_internal.h"
 
@@ -12,7 +14,7 @@
 static int handle_ok(const struct strata_fs *fs, const struct strata_fs_file *f, unsigned need)
 {
     const struct strata_fs_file *o;
-    if (fs == NULL || !fs->mounted)
+    if (fs == NULL || fs->mounted != FS_MOUNTED)
         return 0;
     for (o = fs->open; o != NULL; o = o->next)
         if (o == f)
@@ -20,55 +22,55 @@ static int handle_ok(const struct strata_fs *fs, const struct strata_fs_file *f,
     return 0;
 }
 
-int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
-                   unsigned flags)
+int strata_fs_opencfg(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
+                      unsigned flags, const struct strata_fs_file_config *fc)
 {
-    struct fs_walk w;
-    uint32_t nlen;
+    struct fs_hdr h;
     int rc;
     if (flags & STRATA_FS_APPEND)
         flags |= STRATA_FS_WRITE;
     if (f == NULL || (flags & ~31u) != 0 || !(flags & (STRATA_FS_READ | STRATA_FS_WRITE)) ||
         handle_ok(fs, f, 0))
         return STRATA_EINVAL;
-    rc = fs_find(fs, name, &nlen, &w);
+    rc = fs_find(fs, name, &h);
     if (rc == 0 && (flags & STRATA_FS_CREATE) && (flags & STRATA_FS_EXCL))
         return STRATA_EEXIST;
-    if (rc == 0 && fs_opened(fs, w.h.page) != NULL)
+    if (rc == 0 && fs_opened(fs, h.page) != NULL)
         return STRATA_EBUSY;
     if (rc == STRATA_ENOENT && (flags & STRATA_FS_CREATE))
-        rc = fs_create_file(fs, &w.h, name, nlen, fs->cfg.default_size, 0);
-    if (rc != 0)
-        return rc;
-    if ((rc = fs_load(fs, f, &w.h)) != 0)
+        rc = fs_new_file(fs, &h, name,
+                         fc != NULL && fc->size != 0 ? fc->size : fs->cfg.default_size, 0);
+    if (rc != 0 || (rc = fs_load(fs, f, &h)) != 0)
         return rc;
     f->flags = (uint8_t)flags;
+    if (fc != NULL && fc->buffer != NULL && fc->buffer_size > 0) {
+        f->buffer = fc->buffer;
+        f->buffer_size = (uint16_t)fs_min(fc->buffer_size, 0xFFFF);
+    }
     f->next = fs->open;
     fs->open = f;
     return 0;
 }
 
+int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *name,
+                   unsigned flags)
+{
+    return strata_fs_opencfg(fs, f, name, flags, NULL);
+}
+
+/* Commit, sealed: the last slot is written twice, so that a closed file's committed state
+ * survives one damaged byte of either copy. */
 int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
 {
     struct strata_fs_file **p;
     int rc;
     if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
-    rc = fs_commit(fs, f);
+    rc = fs_commit(fs, f, 1);
     for (p = &fs->open; *p != f; p = &(*p)->next)
         ;
     *p = f->next;
     return rc;
-}
-
-/* Read [off, off+n) of the file's current content: the extent's bytes, then every log record
- * over the range, oldest first, so the newest wins. Bytes the extent holds as garbage (a torn
- * append) are always under a record: writes there go through the log. */
-int fs_pread(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
-             uint32_t n)
-{
-    int rc = fs_read(fs, fs_data_u(fs, f) + off, buf, n);
-    return rc == 0 && f->k > 0 ? fs_log_overlay(fs, f, off, buf, n) : rc;
 }
 
 int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf, uint32_t n)
@@ -79,49 +81,83 @@ int32_t strata_fs_read(struct strata_fs *fs, struct strata_fs_file *f, void *buf
     if (buf == NULL && n > 0)
         return STRATA_EINVAL;
     n = fs_min(n, f->len - f->pos); /* pos <= len < 2^24 */
-    if ((rc = fs_pread(fs, f, f->pos, buf, n)) != 0)
+    if ((rc = fs_flush(fs, f)) != 0 || (rc = fs_pread(fs, f, f->pos, buf, n)) != 0)
         return rc;
     f->pos += n;
     return (int32_t)n;
 }
 
-/* Copy the file with the write s folded in: when it outgrew its extent (into one twice as
- * large, or just large enough), when the write would take more log records than the log has
- * free (one copy instead of a merge every few records), or when no length slot fits to extend
- * the intent of an append. */
-static int copy_with(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
+/* Program [off, off + n) in place, off being where in-place data ends. A tail without room or
+ * whose bytes there are not erased (a cut, damage) continues in a new extent. FS_COPY: a copy
+ * not yet committed (it never grows), or a tail that cannot link a continuation. */
+static int put_data(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off,
+                    const uint8_t *p, uint32_t n)
 {
-    uint32_t end = s->off + s->n, need = fs_area_for(end > f->len ? end : f->len);
-    uint32_t area = f->cap > 0x7FFFFFFF ? 0 : end > fs_room(f) ? 2 * f->cap : f->cap;
     int rc;
-    while ((rc = fs_rewrite(fs, f, area, s, FS_NONE)) == STRATA_ENOSPC && area > need)
-        area = 0; /* just large enough */
+    for (;;) {
+        if (off + n - f->tail_base <= fs_room(f)) {
+            rc = fs_prog(fs, fs_data_u(fs, f->tail) + off - f->tail_base, p, n);
+            if (rc != STRATA_ECORRUPT)
+                return rc;
+        }
+        if (f->page != f->committed_page || (rc = fs_grow(fs, f, off, n)) == STRATA_ECORRUPT)
+            return FS_COPY;
+        if (rc != 0)
+            return rc;
+    }
+}
+
+/* Program the buffered bytes (they end at D); a copy takes them when they cannot be. */
+int fs_flush(struct strata_fs *fs, struct strata_fs_file *f)
+{
+    struct fs_span s;
+    int rc;
+    if (f->buffered == 0)
+        return 0;
+    s.p = f->buffer;
+    s.off = f->buffered_at;
+    s.n = f->buffered;
+    f->buffered = 0;
+    rc = put_data(fs, f, s.off, s.p, s.n);
+    return rc == FS_COPY ? fs_rewrite(fs, f, &s, NULL) : rc;
+}
+
+/* Append s at D, a device page at a time: programmed at once without a buffer; with one,
+ * collected and programmed when a device page (or the buffer) fills. */
+static int append(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
+{
+    uint32_t done, c, at;
+    int rc = 0;
+    for (done = 0; rc == 0 && done < s->n; done += c) {
+        uint32_t left;
+        at = s->off + done;
+        left = fs_page_left(fs, fs_data_u(fs, f->tail) + (at - f->tail_base));
+        c = fs_min(s->n - done, left);
+        if (f->buffer == NULL) {
+            rc = put_data(fs, f, at, s->p + done, c);
+        } else {
+            f->buffered_at = f->buffered ? f->buffered_at : at;
+            c = fs_min(c, (uint32_t)f->buffer_size - f->buffered);
+            memcpy(f->buffer + f->buffered, s->p + done, (size_t)c);
+            f->buffered = (uint16_t)(f->buffered + c);
+        }
+        f->data_end = at + c;
+        f->len = fs_max(f->len, at + c); /* a copy forced by a flush takes it all */
+        if (f->buffer != NULL && (f->buffered == f->buffer_size || c == left))
+            rc = fs_flush(fs, f);
+    }
     return rc;
 }
 
-/* Program [off, end) in place, first extending the durable intent if needed. 2: copy first. */
-static int put_in_place(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off,
-                        uint32_t end, const uint8_t *p)
-{
-    int rc;
-    if (end > f->intent && f->page == f->base && (rc = fs_intent(fs, f, end)) != 0)
-        return rc < 0 ? rc : 2;
-    if ((rc = fs_prog(fs, fs_data_u(fs, f) + off, p, end - off)) != 0)
-        return rc;
-    f->clean = end;
-    return 0;
-}
-
-/* Each step writes a piece: at or past D in place, below it one log record's worth through
- * the log, or by a copy with the piece folded in (a merge: the write is too big for the
- * extent, takes more records than the log has free, finds the log full, or no intent slot
- * fits). */
+/* Each step writes a piece: at D in place, below it one log record's worth through the log, or
+ * the rest of the write by a copy with it folded in (a merge: the log is full or unusable, or a
+ * copy not yet committed has no room). */
 int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const void *buf,
                         uint32_t n)
 {
     struct fs_span s;
-    uint32_t end, rs;
-    int rc;
+    uint32_t end, rs, top;
+    int rc = 0;
     if (!handle_ok(fs, f, STRATA_FS_WRITE))
         return STRATA_EBADF;
     s.p = buf;
@@ -131,32 +167,31 @@ int32_t strata_fs_write(struct strata_fs *fs, struct strata_fs_file *f, const vo
     end = s.off + n; /* off < 2^24: no overflow */
     if (end > 0xFFFFFF)
         return STRATA_ENOSPC; /* lengths are 24 bits */
+    if (f->data_end == FS_NONE) {
+        if ((rc = fs_log_scan(fs, f, 0, NULL, 0, &top)) != 0)
+            return rc;
+        f->data_end = fs_max(fs_max(f->committed_len, top), f->tail_base);
+    }
     while (s.off < end) {
         s.n = end - s.off;
-        rs = f->log_record;
-        /* D >= clen: a write below the committed length needs no search for D */
-        rc = end > fs_room(f) ? 2 : end <= f->clen ? 0 : fs_find_clean(fs, f);
-        if (rc == 0 && s.off < f->clean) {
-            /* log records the piece below D takes, against the free ones */
-            uint32_t need = (fs_min(end, f->clean) - 1) / rs - s.off / rs + 1;
-            if (need > 1 && need > f->log_records - (f->log < FS_BAD ? f->k : 0u)) {
-                rc = 2;
-            } else {
-                s.n = fs_min(end, (s.off / rs + 1) * rs) - s.off;
+        if (s.off < f->data_end) {
+            rs = f->log_record;
+            s.n = fs_min(end, (s.off / rs + 1) * rs) - s.off;
+            if ((rc = fs_flush(fs, f)) == 0)
                 rc = fs_log_put(fs, f, &s);
-            }
-        } else if (rc == 0) {
-            rc = put_in_place(fs, f, s.off, end, s.p);
+        } else {
+            rc = append(fs, f, &s);
         }
-        if (rc == 2)
-            rc = copy_with(fs, f, &s);
+        if (rc == FS_COPY) {
+            s.n = end - s.off;
+            rc = fs_rewrite(fs, f, &s, NULL);
+        }
         if (rc < 0)
             return rc;
-        f->state |= ST_DIRTY;
+        f->state |= FF_DIRTY;
         s.p += s.n;
         s.off += s.n;
-        if (s.off > f->len)
-            f->len = s.off;
+        f->len = fs_max(f->len, s.off);
     }
     f->pos = end;
     return (int32_t)n;
@@ -180,18 +215,21 @@ int32_t strata_fs_seek(struct strata_fs *fs, struct strata_fs_file *f, int32_t o
 
 int strata_fs_sync(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    return handle_ok(fs, f, 0) ? fs_commit(fs, f) : STRATA_EBADF;
+    return handle_ok(fs, f, 0) ? fs_commit(fs, f, 0) : STRATA_EBADF;
 }
 
 int strata_fs_truncate(struct strata_fs *fs, struct strata_fs_file *f, uint32_t size)
 {
+    int rc;
     if (!handle_ok(fs, f, STRATA_FS_WRITE))
         return STRATA_EBADF;
     if (size > f->len)
         return STRATA_EINVAL;
+    if ((rc = fs_flush(fs, f)) != 0)
+        return rc;
     if (size < f->len) {
         f->len = size;
-        f->state |= ST_DIRTY;
+        f->state |= FF_DIRTY;
     }
     f->pos = fs_min(f->pos, size);
     return 0;

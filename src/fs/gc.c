@@ -2,10 +2,11 @@
  * Per-sector page accounting, garbage collection (Coffee's Algorithm 2) and the wear-levelling
  * cleaning pass.
  *
- * A page is live when the extent covering it is not obsolete (uncommitted copies of open files
- * and micro logs included), dead when it belongs to an obsolete extent, a garbage page, an orphan
- * run claimed by a marker with no extent behind it, or a dirty sector. A sector with no live page
- * and at least one dead page is erasable; erasing it changes nothing any walk depends on.
+ * A page is live when the extent covering it is not obsolete (uncommitted copies of open files,
+ * micro logs and continuations included), dead when it belongs to an obsolete extent, a garbage
+ * page, an orphan run claimed by a marker with no extent behind it, or a dirty sector. A sector
+ * with no live page and at least one dead page is erasable; erasing it changes nothing any walk
+ * depends on.
  */
 #include "fs_internal.h"
 
@@ -16,36 +17,34 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 {
     struct fs_walk w;
     struct fs_acct a;
+    uint32_t pps = fs->pages_per_sector;
     int ev, rc, live;
     memset(&a, 0, sizeof a);
     fs_walk_at(fs, &w, 0);
     for (;;) {
         if ((ev = fs_step(fs, &w)) < 0)
             return ev;
-        if (ev == EV_END || w.at / fs->pps != a.sector) {
+        if (ev == EV_END || w.at / pps != a.sector) {
             if ((rc = fn(fs, &a, arg)) != 0 || ev == EV_END)
                 return rc < 0 ? rc : 0;
-            a.sector = w.at / fs->pps;
+            a.sector = w.at / pps;
             a.live = a.dead = a.free = 0;
         }
         /* pages carried in from the last extent that ran past its sector (never erase under a
          * live extent, even on an inconsistent image where its sector reads dirty) */
-        live = a.carry_live && a.carry_end > a.sector * fs->pps;
+        live = a.carry_live && a.carry_end > a.sector * pps;
         if (ev == EV_EXTENT) {
-            live = !w.h.obsolete;
-            if (w.h.pages > w.n) {
-                a.carry_end = w.at + w.h.pages;
+            live = w.h.state != HS_OBSOLETE;
+            if (w.h.f[HF_PAGES] > w.n) {
+                a.carry_end = w.at + w.h.f[HF_PAGES];
                 a.carry_live = live;
             }
-            a.files += live && fs_live(&w.h);
+            a.files += live && fs_visible(fs, &w.h);
             a.logs += live && w.h.type == FS_T_LOG;
-        } else if (ev == EV_GARBAGE) {
-            live = 0;
-        } else if (ev == EV_FREE) {
-            a.free += w.n;
-            continue;
         }
-        if (live)
+        if (ev == EV_FREE)
+            a.free += w.n;
+        else if (live && ev != EV_GARBAGE)
             a.live += w.n;
         else
             a.dead += w.n;
@@ -54,12 +53,12 @@ int fs_account(struct strata_fs *fs, fs_sector_fn fn, void *arg)
 
 struct gc_run {
     uint32_t need, erased, from, to;
-    int done;
 };
 
 static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
 {
     struct gc_run *g = arg;
+    uint32_t first = a->sector * fs->pages_per_sector;
     int rc;
     if (a->live != 0 || a->dead == 0 || a->sector < g->from || a->sector >= g->to)
         return 0;
@@ -67,10 +66,9 @@ static int gc_erase(struct strata_fs *fs, const struct fs_acct *a, void *arg)
         return rc;
     g->erased++;
     fs->gc_next = a->sector + 1;
-    if (a->sector * fs->pps < fs->free_hint)
-        fs->free_hint = a->sector * fs->pps; /* all free now */
+    fs->free_hint = fs_min(fs->free_hint, first); /* all free now */
     /* stop once the pages asked for are free: bounds the time one allocation can take */
-    return g->done = g->need != 0 && g->erased * fs->pps >= g->need;
+    return g->need != 0 && g->erased * fs->pages_per_sector >= g->need;
 }
 
 /* Garbage collection (Coffee's Algorithm 2): erase sectors with no live page and at least one
@@ -84,21 +82,24 @@ int fs_gc(struct strata_fs *fs, uint32_t need)
     int rc;
     g.need = need;
     g.erased = 0;
-    g.done = 0;
     g.from = need ? fs->gc_next % fs->cfg.unit_count : 0;
     g.to = fs->cfg.unit_count;
-    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 && !g.done) {
+    while ((rc = fs_account(fs, gc_erase, &g)) == 0 && g.from > 0 &&
+           (need == 0 || g.erased * fs->pages_per_sector < need)) {
         g.to = g.from; /* then the sectors before where it started */
         g.from = 0;
     }
     return rc ? rc : (int)g.erased;
 }
 
+/* The cleaning pass (when configured), then collection everywhere: what to call after
+ * STRATA_ENOSPC on a device whose free space is scattered among live files. */
 int strata_fs_gc(struct strata_fs *fs)
 {
-    if (fs == NULL || !fs->mounted)
-        return STRATA_EINVAL;
-    return fs_gc(fs, 0);
+    int rc = fs == NULL || fs->mounted != FS_MOUNTED ? STRATA_EINVAL : 0;
+    if (rc == 0 && fs->cfg.clean_every != 0)
+        rc = fs_clean(fs);
+    return rc != 0 ? rc : fs_gc(fs, 0);
 }
 
 static int usage(struct strata_fs *fs, const struct fs_acct *a, void *arg)
@@ -116,7 +117,7 @@ static int usage(struct strata_fs *fs, const struct fs_acct *a, void *arg)
 
 int strata_fs_df(struct strata_fs *fs, struct strata_fs_usage *u)
 {
-    if (fs == NULL || u == NULL || !fs->mounted)
+    if (fs == NULL || u == NULL || fs->mounted != FS_MOUNTED)
         return STRATA_EINVAL;
     memset(u, 0, sizeof *u);
     u->pages = fs->pages;
@@ -139,44 +140,44 @@ static int pick_sector(struct strata_fs *fs, const struct fs_acct *a, void *arg)
     return 0;
 }
 
-/* Move one live closed extent that starts in the sector (a log moves with its file); 1 if one
- * moved, 0 if none is left. A log's owner is read into w.h: the walk does not need it again. */
-static int move_one(struct strata_fs *fs, uint32_t sector)
+/* The first page of a live closed single-extent file starting in the sector, or of the owner
+ * of a log starting there (a log moves with its file), into *page: 1, or 0 when none is left.
+ * (Not static: its walk stays out of the cleaning pass's frame, live while the file is
+ * copied.) */
+int fs_victim(struct strata_fs *fs, uint32_t sector, uint32_t *page)
 {
     struct fs_walk w;
+    uint32_t next;
     int ev;
-    fs_walk_at(fs, &w, sector * fs->pps);
-    while ((ev = fs_step(fs, &w)) != EV_END && w.at / fs->pps == sector) {
+    fs_walk_at(fs, &w, sector * fs->pages_per_sector);
+    while ((ev = fs_step(fs, &w)) != EV_END && w.at / fs->pages_per_sector == sector) {
+        if (ev == EV_EXTENT && w.h.state != HS_OBSOLETE && w.h.type == FS_T_LOG &&
+            (ev = fs_hdr_read(fs, w.h.f[HF_OWNER], &w.h)) >= 0)
+            ev = ev == HDR_VALID ? EV_EXTENT : EV_FREE;
+        if (ev == EV_EXTENT && fs_live(&w.h) && fs_opened(fs, w.h.page) == NULL &&
+            (ev = fs_link(fs, w.h.page, O_NEXT(fs->cfg.name_max), &next)) == 0 &&
+            next == FS_NONE) {
+            *page = w.h.page;
+            return 1;
+        }
         if (ev < 0)
             return ev;
-        if (ev != EV_EXTENT || w.h.obsolete)
-            continue;
-        if (w.h.type == FS_T_LOG && (ev = fs_hdr_read(fs, w.h.lpage, &w.h)) != HDR_VALID) {
-            if (ev < 0)
-                return ev;
-            continue;
-        }
-        if (!fs_live(&w.h) || fs_opened(fs, w.h.page) != NULL)
-            continue;
-        ev = fs_rewrite_closed(fs, &w.h, w.h.cfg);
-        return ev != 0 ? ev : 1;
     }
     return ev < 0 ? ev : 0;
 }
 
 /* The cleaning pass: empty the sector whose pages are mostly obsolete, so that a later GC can
- * erase it and old files do not pin sectors forever. Out of space is not an error here. */
+ * erase it and old files do not pin sectors forever. It cannot nest: the copies it makes
+ * allocate, and allocation only collects garbage. Out of space is not an error here. */
 int fs_clean(struct strata_fs *fs)
 {
     struct pick p = {0, 0};
-    uint32_t i;
+    uint32_t i, page;
     int rc = fs_account(fs, pick_sector, &p);
-    for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pps; i++) {
-        rc = move_one(fs, p.sector);
-        if (rc == 1)
-            rc = 0;
-        else if (rc == 0)
+    for (i = 0; rc == 0 && p.dead > 0 && i <= fs->pages_per_sector; i++)
+        if ((rc = fs_victim(fs, p.sector, &page)) == 1)
+            rc = fs_rewrite_closed(fs, page, NULL);
+        else
             break;
-    }
     return rc == STRATA_ENOSPC ? 0 : rc;
 }

@@ -1,85 +1,106 @@
 /*
- * Device access for strata_fs: usable addresses (the flash minus the 8-byte marker at the start
- * of every sector), reads and programs split at sector boundaries, and the sector markers.
+ * Device access for strata_fs: usable addresses (the flash minus the marker at the start of every
+ * sector), the one funnel to the flash wrappers, reads and programs split at sector boundaries,
+ * and the sector markers.
+ *
+ * Every program is checked first: the bytes it lands on must allow it (no bit it leaves at 1 is
+ * already 0), else STRATA_ECORRUPT and nothing is programmed. After a power cut or on a damaged
+ * image, space the file system believes erased may hold stray bits; a real chip would AND them
+ * silently into the new data.
  */
 #include "fs_internal.h"
 
-static const struct strata_flash *dev(const struct strata_fs *fs)
+static uint32_t page_size(const struct strata_fs *fs)
 {
-    return fs->cfg.flash;
-}
-
-static uint32_t esize(const struct strata_fs *fs)
-{
-    return dev(fs)->geo.erase_size;
+    return fs->cfg.flash->geo.page_size;
 }
 
 static uint32_t sector_addr(const struct strata_fs *fs, uint32_t sector)
 {
-    return (fs->cfg.first_unit + sector) * esize(fs);
+    return (fs->cfg.first_unit + sector) * fs->cfg.flash->geo.erase_size;
 }
 
 uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page)
 {
-    uint32_t k = page % fs->pps;
-    return page / fs->pps * fs->usable + (k ? k * dev(fs)->geo.page_size - FS_M : 0);
+    uint32_t k = page % fs->pages_per_sector;
+    return page / fs->pages_per_sector * fs->usable + (k ? k * page_size(fs) - FS_MARKER : 0);
 }
 
-/* Pages an extent needs to hold `bytes` usable bytes wherever it starts: n pages contain at most
- * ceil(n / pps) sector starts, each costing a marker. */
+/* Where an extent's data (or a log's index) starts: after the header region of its first page. */
+uint32_t fs_data_u(const struct strata_fs *fs, uint32_t page)
+{
+    return fs_page_u(fs, page) + fs->header_size;
+}
+
+/* Bytes from usable address u to the end of its device page. */
+uint32_t fs_page_left(const struct strata_fs *fs, uint32_t u)
+{
+    uint32_t ps = page_size(fs);
+    return ps - (FS_MARKER + u % fs->usable) % ps;
+}
+
+/* Pages that hold `bytes` usable bytes wherever they start: n pages contain at most
+ * ceil(n / pages per sector) sector starts, each costing a marker. */
 uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 {
-    uint32_t ps = dev(fs)->geo.page_size, n;
+    uint32_t ps = page_size(fs), n, pps = fs->pages_per_sector;
     if (bytes >= fs->pages * ps)
         return fs->pages + 1; /* more than the whole range */
-    for (n = (bytes + ps - 1) / ps; n * ps - FS_M * ((n + fs->pps - 1) / fs->pps) < bytes;)
+    for (n = (bytes + ps - 1) / ps; n * ps - FS_MARKER * ((n + pps - 1) / pps) < bytes;)
         n++;
     return n;
 }
 
-static const uint8_t zeros[8];
-
-/* The one place the file system reaches the flash contract's checked wrappers. */
-int fs_dev(const struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
+/* The one place the file system reaches the flash contract's checked wrappers. A power loss or a
+ * device failure leaves the context stale: every call but mount is refused until remounted, and
+ * nothing reaches the device before (whatever the call that saw the failure does next). A
+ * program is checked first, 32 bytes at a time (see the top). */
+int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
 {
-    const struct strata_flash *f = dev(fs);
-    if (op == DEV_READ)
-        return strata_flash_read(f, addr, buf, n);
-    if (op == DEV_PROG)
-        return strata_flash_prog(f, addr, buf, n);
-    return op == DEV_ERASE ? strata_flash_erase(f, addr) : strata_flash_sync(f);
+    const struct strata_flash *f = fs->cfg.flash;
+    uint8_t b[32], *p = buf;
+    uint32_t i, c;
+    int rc = fs->mounted == FS_STALE ? STRATA_EIO : 0;
+    for (i = 0; op == DEV_PROG && rc == 0 && i < n; i += c) {
+        uint32_t j;
+        c = fs_min(n - i, sizeof b);
+        rc = strata_flash_read(f, addr + i, b, c);
+        for (j = 0; rc == 0 && j < c; j++)
+            if ((p[i + j] & ~b[j]) != 0)
+                return STRATA_ECORRUPT;
+    }
+    if (rc == 0)
+        rc = op == DEV_READ   ? strata_flash_read(f, addr, buf, n)
+             : op == DEV_PROG ? strata_flash_prog(f, addr, buf, n)
+             : op == DEV_SYNC ? strata_flash_sync(f)
+                              : strata_flash_erase(f, addr);
+    if (rc == STRATA_EPOWER || rc == STRATA_EIO)
+        fs->mounted = FS_STALE;
+    return rc;
 }
 
 /* Read or program n bytes at usable address u, one device call per sector touched. */
-static int io(const struct strata_fs *fs, int op, uint32_t u, void *buf, uint32_t n)
+static int io(struct strata_fs *fs, int op, uint32_t u, uint8_t *p, uint32_t n)
 {
-    uint8_t *p = buf;
-    while (n > 0) {
-        uint32_t in = u % fs->usable, chunk = fs_min(n, fs->usable - in);
-        int rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_M + in, p, chunk);
-        if (rc != 0)
-            return rc;
-        u += chunk;
-        p += chunk;
-        n -= chunk;
+    int rc = 0;
+    while (rc == 0 && n > 0) {
+        uint32_t in = u % fs->usable, c = fs_min(n, fs->usable - in);
+        rc = fs_dev(fs, op, sector_addr(fs, u / fs->usable) + FS_MARKER + in, p, c);
+        u += c;
+        p += c;
+        n -= c;
     }
-    return 0;
+    return rc;
 }
 
-int fs_read(const struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
+int fs_read(struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
 {
     return io(fs, DEV_READ, u, buf, n);
 }
 
-int fs_prog(const struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
+int fs_prog(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
 {
-    return io(fs, DEV_PROG, u, (void *)(uintptr_t)buf, n);
-}
-
-/* Program n (<= 8) zero bytes: always legal on NOR, the "set" value of every one-way field. */
-int fs_zero(const struct strata_fs *fs, uint32_t u, uint32_t n)
-{
-    return fs_prog(fs, u, zeros, n);
+    return io(fs, DEV_PROG, u, (uint8_t *)(uintptr_t)buf, n);
 }
 
 int fs_blank(const uint8_t *p, uint32_t n)
@@ -90,73 +111,63 @@ int fs_blank(const uint8_t *p, uint32_t n)
     return 1;
 }
 
-/* *used = 1 + offset of the last non-erased byte of [u, u+n), 0 if all erased. Reads backwards
- * through the scratch buffer. */
-int fs_last_used(const struct strata_fs *fs, uint32_t u, uint32_t n, uint32_t *used)
-{
-    uint8_t *b = fs->cfg.buffer;
-    *used = 0;
-    while (n > 0) {
-        uint32_t c = fs_min(n, fs->cfg.buffer_size);
-        int rc = fs_read(fs, u + n - c, b, c);
-        if (rc != 0)
-            return rc;
-        n -= c;
-        while (c > 0)
-            if (b[--c] != 0xFF) {
-                *used = n + c + 1;
-                return 0;
-            }
-    }
-    return 0;
-}
-
 /* The ok word: "SF", the format version, the configuration tag (set up by fs_setup). */
-static uint32_t ok_word(const struct strata_fs *fs)
+static void ok_word(const struct strata_fs *fs, uint8_t *w)
 {
-    return 0x4653u | (uint32_t)FS_VERSION << 16 | (uint32_t)fs->tag << 24;
+    w[0] = 'S';
+    w[1] = 'F';
+    w[2] = FS_VERSION;
+    w[3] = fs->tag;
 }
 
-/* 1: ok (then *fp is the first header page, 0 when unset), 0: dirty, 2: a marker of another
- * version or configuration, <0: error. */
-int fs_marker(const struct strata_fs *fs, uint32_t sector, uint32_t *fp)
+/* 1: whole (then *first is the first header page, 0 when unclaimed), 0: dirty, 2: a marker of
+ * another version or configuration, 3: whole but for one byte of its ok word (damage the walk
+ * tolerates, or another configuration when no marker is whole), <0: error. A cut anywhere in an
+ * erase leaves the ok word zeroed or partly erased, never three of its bytes right (but with a
+ * chance of about 2^-24). */
+int fs_marker(struct strata_fs *fs, uint32_t sector, uint32_t *first)
 {
-    uint8_t m[FS_M];
-    uint32_t v, c;
-    int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_M);
+    uint8_t m[FS_MARKER], w[4];
+    uint32_t i, same = 0, v;
+    int rc = fs_dev(fs, DEV_READ, sector_addr(fs, sector), m, FS_MARKER);
     if (rc != 0)
         return rc;
-    if (strata_get_le32(m) != ok_word(fs))
-        return strata_get_le16(m) == 0x4653u ? 2 : 0;
-    v = strata_get_le16(m + 4);
-    c = strata_get_le16(m + 6);
-    *fp = 0;
-    if (v == 0xFFFF && c == 0xFFFF)
-        return 1;
-    if ((v ^ c) != 0xFFFF || v == 0 || v > fs->pps)
+    ok_word(fs, w);
+    for (i = 0; i < 4; i++)
+        same += m[i] == w[i];
+    if (same < 3)
+        return m[0] == 'S' && m[1] == 'F' ? 2 : 0;
+    v = fs_dual_get(m + 4, 2);
+    *first = v == FS_NONE ? 0 : v;
+    if (v != FS_NONE && (v == FS_BAD || v == 0 || v > fs->pages_per_sector))
         return 0; /* torn: the allocation it served never finished */
-    *fp = v;
-    return 1;
+    return same == 4 ? 1 : 3;
 }
 
-int fs_marker_fp(const struct strata_fs *fs, uint32_t sector, uint32_t fp)
+/* Claim the first pages of a sector for an extent that starts in an earlier one. */
+int fs_marker_claim(struct strata_fs *fs, uint32_t sector, uint32_t first)
 {
-    uint8_t m[4];
-    strata_put_le16(m, fp);
-    strata_put_le16(m + 2, ~fp);
-    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 4);
+    uint8_t m[8];
+    fs_dual_put(m, first, 2);
+    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector) + 4, m, 8);
 }
 
-/* Invalidate the ok word, erase, write it again: a cut anywhere leaves the sector dirty. */
-int fs_erase(const struct strata_fs *fs, uint32_t sector)
+/* Zero the ok word: the sector is dirty from now on (nothing live may be in it). */
+int fs_marker_retire(struct strata_fs *fs, uint32_t sector)
+{
+    static const uint8_t zero[4];
+    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector), (void *)(uintptr_t)zero, 4);
+}
+
+/* Retire, erase, write the ok word again: a cut anywhere leaves the sector dirty. */
+int fs_erase(struct strata_fs *fs, uint32_t sector)
 {
     uint8_t w[4];
-    uint32_t a = sector_addr(fs, sector);
-    int rc = fs_dev(fs, DEV_PROG, a, (void *)(uintptr_t)zeros, 4);
+    int rc = fs_marker_retire(fs, sector);
     if (rc == 0)
         rc = fs_dev(fs, DEV_ERASE, fs->cfg.first_unit + sector, NULL, 0);
-    strata_put_le32(w, ok_word(fs));
-    return rc ? rc : fs_dev(fs, DEV_PROG, a, w, 4);
+    ok_word(fs, w);
+    return rc ? rc : fs_dev(fs, DEV_PROG, sector_addr(fs, sector), w, 4);
 }
 
 /* Validate the device and configuration; fill the context's geometry. */
@@ -165,40 +176,36 @@ int fs_setup(struct strata_fs *fs, const struct strata_fs_config *cfg)
     const struct strata_flash *f = cfg ? cfg->flash : NULL;
     struct strata_fs_config *c;
     uint8_t id[6];
-    uint32_t ps, n;
+    uint32_t ps;
     if (fs == NULL || f == NULL || strata_flash_validate(f) != 0)
         return STRATA_EINVAL;
-    c = &fs->cfg;
-    if (f->geo.read_size != 1 || f->geo.prog_size != 1 ||
+    if (fs->mounted == FS_MOUNTED)
+        return STRATA_EBUSY;
+    if ((f->geo.read_size | f->geo.prog_size) != 1 ||
         (f->caps & (STRATA_FLASH_CAP_BITWISE_PROGRAM | STRATA_FLASH_CAP_INORDER_PAGES |
                     STRATA_FLASH_CAP_NO_ERASE | STRATA_FLASH_CAP_BAD_BLOCKS)) !=
             STRATA_FLASH_CAP_BITWISE_PROGRAM)
         return STRATA_EDEVICE;
     memset(fs, 0, sizeof *fs);
+    c = &fs->cfg;
     *c = *cfg;
     ps = f->geo.page_size;
-    if (c->name_max == 0)
-        c->name_max = 16;
-    if (c->default_size == 0)
-        c->default_size = 4096;
-    if (c->log_record == 0)
-        c->log_record = ps;
-    if (c->log_size == 0)
-        c->log_size = 4 * ps;
-    if (c->unit_count == 0)
-        c->unit_count = f->geo.erase_count - c->first_unit;
-    fs->hdr = 55 + 2 * c->name_max;
-    fs->pps = f->geo.erase_size / ps;
-    fs->usable = f->geo.erase_size - FS_M;
-    fs->pages = c->unit_count * fs->pps;
+    c->name_max += c->name_max ? 0 : 16;
+    c->default_size += c->default_size ? 0 : 4096;
+    c->log_record += c->log_record ? 0 : ps;
+    c->log_size += c->log_size ? 0 : 4 * ps;
+    c->unit_count += c->unit_count ? 0 : f->geo.erase_count - c->first_unit;
+    fs->header_size = HDR_SIZE(c->name_max);
+    fs->pages_per_sector = f->geo.erase_size / ps;
+    fs->usable = f->geo.erase_size - FS_MARKER;
+    fs->pages = c->unit_count * fs->pages_per_sector;
     strata_put_le16(id, c->name_max);
     strata_put_le32(id + 2, ps);
     fs->tag = (uint8_t)strata_crc32(0, id, sizeof id);
-    n = c->log_size / c->log_record;
-    if (c->first_unit >= f->geo.erase_count ||
-        c->unit_count > f->geo.erase_count - c->first_unit || c->name_max > STRATA_FS_NAME_LIMIT ||
-        c->buffer == NULL || c->buffer_size < 64 || ps < fs->hdr + FS_M + FS_SLOT ||
-        c->log_record > 0xFFFF || n == 0 || n > 0xFFFF || fs->pages < 2)
+    if (c->first_unit >= f->geo.erase_count || c->unit_count > f->geo.erase_count - c->first_unit ||
+        c->name_max > STRATA_FS_NAME_LIMIT || c->buffer == NULL || c->buffer_size < 64 ||
+        ps < fs->header_size + FS_MARKER + 2 * FS_SLOT || c->log_record > 0xFFFF ||
+        c->log_size / c->log_record - 1 >= 0x7FFF || fs->pages < 2)
         return STRATA_EINVAL;
     return 0;
 }

@@ -1,105 +1,103 @@
 /*
- * Micro logs (paper §3.6). A log extent holds an index table of R 4-byte entries (key, check,
- * commit mark) and R records of rs bytes; record j belongs to entry j. A write programs the
- * record, then its entry, so a cut never leaves an entry pointing at unwritten data. A sync
- * that changed only log records commits by marking its last entry. Entries past the committed
- * ones are ignored after a cut and voided by the next writer, whose first slot is
- * blank-checked.
+ * Micro logs (paper §3.6). A log extent holds an index table of R 4-byte entries and R records of
+ * rs bytes; record j belongs to entry j. An entry is key, ~key (keys below 2^15): a cut or one
+ * damaged byte leaves it invalid, never another key. Bit 15 of the complement is the commit mark
+ * (cleared by a sync that changed only log records). A write programs the record, then its
+ * entry, so an entry never points at unwritten data. Entries past the committed ones are ignored
+ * after a cut and voided (00 00 00 00) by the next writer; a record place a cut left programmed
+ * fails the program check and is voided too.
  */
 #include "fs_internal.h"
 
-static uint32_t records_at(const struct strata_fs *fs, uint32_t n)
+#define KEY_LIMIT 0x7FFFu
+#define NO_KEY 0xFFFFu
+
+/* Pages of a log's header region and index: its records start on the page after them. */
+static uint32_t index_pages(const struct strata_fs *fs, uint32_t records)
 {
-    uint32_t ps = fs->cfg.flash->geo.page_size;
-    return (fs->hdr + FS_ENTRY * n + ps - 1) / ps * ps;
+    return fs_pages_for(fs, fs->header_size + FS_ENTRY * records);
 }
 
 static uint32_t entry_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
 {
-    return fs_page_u(fs, f->log) + fs->hdr + FS_ENTRY * j;
+    return fs_data_u(fs, f->log) + FS_ENTRY * j;
 }
 
 static uint32_t record_u(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
 {
-    return fs_page_u(fs, f->log) + records_at(fs, f->log_records) + j * f->log_record;
+    return fs_page_u(fs, f->log + index_pages(fs, f->log_records)) + j * f->log_record;
 }
 
-/* Scan the valid entries among [0, k) in order: raise *top to the end of each one's range and,
- * with buf (file bytes [off, off+n)), copy the part of its record that overlaps it, so that the
- * newest record of a range is applied last. */
-static int scan(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
-                uint8_t *buf, uint32_t n, uint32_t *top)
+/* An entry's key, or FS_NONE when it does not check. */
+uint32_t fs_entry_key(const uint8_t *e)
 {
-    uint8_t b[16 * FS_ENTRY];
-    uint32_t rs = f->log_record, j, i;
+    uint32_t key = strata_get_le16(e), comp = strata_get_le16(e + 2);
+    return key <= KEY_LIMIT && ((key ^ comp) & KEY_LIMIT) == KEY_LIMIT ? key : FS_NONE;
+}
+
+/* Scan the entries among [0, log_used) in order: raise *top to the end of each one's range and,
+ * with buf (file bytes [off, off+n)), copy the part of its record that overlaps it, so that the
+ * newest record of a range is applied last. These entries are whole or voided (00 00 00 00): a
+ * cut never leaves one torn there, so any other is damage (STRATA_ECORRUPT). */
+int fs_log_scan(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off, uint8_t *buf,
+                uint32_t n, uint32_t *top)
+{
+    uint8_t b[8 * FS_ENTRY];
+    uint32_t rs = f->log_record, j, i, c;
+    int rc = 0;
     *top = 0;
-    for (j = 0; f->log < FS_BAD && j < f->k; j += 16) {
-        uint32_t c = fs_min(f->k - j, 16);
-        int rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY);
+    for (j = 0; f->log < FS_BAD && j < f->log_used; j += c) {
+        c = fs_min(f->log_used - j, 8);
+        rc = fs_read(fs, entry_u(fs, f, j), b, c * FS_ENTRY);
         for (i = 0; rc == 0 && i < c; i++) {
-            uint32_t key = strata_get_le16(b + i * FS_ENTRY), a = key * rs;
-            uint32_t lo = a > off ? a : off, hi = fs_min(a + rs, off + n);
-            if (b[i * FS_ENTRY + 2] != fs_entry_check(key))
+            uint32_t key = fs_entry_key(b + i * FS_ENTRY), a = key * rs;
+            uint32_t lo = fs_max(a, off), hi = fs_min(a + rs, off + n);
+            if (key == FS_NONE) {
+                rc = strata_get_le32(b + i * FS_ENTRY) != 0 ? STRATA_ECORRUPT : 0;
                 continue;
-            if (a + rs > *top)
-                *top = a + rs;
+            }
+            *top = fs_max(*top, a + rs);
             if (buf != NULL && lo < hi)
                 rc = fs_read(fs, record_u(fs, f, j + i) + (lo - a), buf + (lo - off), hi - lo);
         }
         if (rc != 0)
-            return rc;
+            break;
     }
-    return 0;
+    return rc;
 }
 
-/* Copy over buf (file bytes [off, off+n)) every record that overlaps it, newest last. */
-int fs_log_overlay(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t off,
-                   uint8_t *buf, uint32_t n)
+static int entry_void(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
 {
-    uint32_t top;
-    return scan(fs, f, off, buf, n, &top);
-}
-
-/* End of the highest file range with a log record among [0, k): data may be programmed in
- * place only above it, since a read of a logged range never looks at the extent. */
-int fs_log_top(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t *top)
-{
-    return scan(fs, f, 0, NULL, 0, top);
-}
-
-static int entry_void(const struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
-{
-    return fs_zero(fs, entry_u(fs, f, j), FS_ENTRY);
+    static const uint8_t zero[FS_ENTRY];
+    return fs_prog(fs, entry_u(fs, f, j), zero, FS_ENTRY);
 }
 
 /* Allocate the log extent, then link it from the file's header (a cut between leaves an orphan
- * log that mount obsoletes). R and rs are never 0 (headers say 0 for the defaults); the keys
- * of the extent's records must fit 16 bits. A file without a log has k = 0. */
+ * log that mount obsoletes). A file without a log has log_used = 0. */
 static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
 {
     struct fs_hdr h;
     uint32_t n = f->log_records, rs = f->log_record;
     int rc;
-    if ((f->cap + rs - 1) / rs > 0xFFFE)
-        return STRATA_EINVAL;
     h.type = FS_T_LOG;
-    h.pages = fs_pages_for(fs, records_at(fs, n) + n * rs);
-    h.cfg = n | rs << 16;
-    h.lpage = f->page;
-    h.lseq = f->seq;
-    if ((rc = fs_create(fs, &h, NULL, 0)) != 0 || (rc = fs_link_write(fs, f->page, h.page)) != 0)
+    h.f[HF_PAGES] = index_pages(fs, n) + fs_pages_for(fs, n * rs);
+    h.f[HF_CFG] = n | rs << 16;
+    if ((rc = fs_child(fs, &h, f->page, f->seq)) != 0)
         return rc;
+    /* a link field a cut or damage left programmed: the log goes, the caller copies instead */
+    if ((rc = fs_link_write(fs, f->page, O_LOG(fs->cfg.name_max), h.page)) != 0)
+        return rc == STRATA_ECORRUPT && fs_set_state(fs, h.page, 0) == 0 ? FS_COPY : rc;
     f->log = h.page;
-    f->state |= ST_LOG_READY;
+    f->state |= FF_LOG_READY;
     return 0;
 }
 
-/* At open: the committed entries (past the length slot's count, up to the last valid marked
- * one) and the first blank entry (binary search: entries are written in order). */
-int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
+/* At open: the first blank entry (binary search: entries are written in order) and the committed
+ * entries: past the length slot's count, up to the last valid marked one. */
+int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f)
 {
     uint8_t e[FS_ENTRY];
-    uint32_t lo = kslot, hi = f->log_records, j;
+    uint32_t lo = f->log_committed, hi = f->log_records, j;
     int rc;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -110,73 +108,75 @@ int fs_log_load(struct strata_fs *fs, struct strata_fs_file *f, uint32_t kslot)
         else
             lo = mid + 1;
     }
-    f->kend = (uint16_t)lo;
-    for (j = lo; j-- > kslot;) {
+    f->log_end = (uint16_t)lo;
+    f->last_key = NO_KEY;
+    for (j = lo; j-- > f->log_committed;) {
         if ((rc = fs_read(fs, entry_u(fs, f, j), e, FS_ENTRY)) != 0)
             return rc;
-        if (e[2] == fs_entry_check(strata_get_le16(e)) && e[3] != 0xFF) {
-            f->kc = (uint16_t)(j + 1);
+        if (fs_entry_key(e) != FS_NONE && !(e[3] & 0x80)) {
+            f->log_committed = (uint16_t)(j + 1);
             break;
         }
     }
     return 0;
 }
 
-/* Commit the log records of this sync: mark the last entry (any torn state reads as marked,
- * and everything it commits was complete before). */
+/* Commit the log records of this sync: mark the last entry, which this handle wrote (a torn mark
+ * reads either way, and everything it commits was complete before). */
 int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, FS_NONE);
-    return rc ? rc : fs_zero(fs, entry_u(fs, f, f->k - 1u) + 3, 1);
+    uint8_t m = (uint8_t)(~(uint32_t)f->last_key >> 8 & 0x7F);
+    int rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
+    return rc ? rc : fs_prog(fs, entry_u(fs, f, f->log_used - 1u) + 3, &m, 1);
 }
 
-/* First write since the file was opened: void the uncommitted entries, and those past them
- * whose record slot a cut left half-written, up to the first free slot. */
+/* First write since the file was opened: void the uncommitted entries a cut left. */
 static int log_prepare(struct strata_fs *fs, struct strata_fs_file *f)
 {
-    uint32_t j, used;
+    uint32_t j;
     int rc;
-    for (j = f->kc; j < f->log_records; j++) {
-        if (j >= f->kend) {
-            if ((rc = fs_last_used(fs, record_u(fs, f, j), f->log_record, &used)) != 0)
-                return rc;
-            if (used == 0)
-                break;
-        }
+    for (j = f->log_committed; j < f->log_end; j++)
         if ((rc = entry_void(fs, f, j)) != 0)
             return rc;
-    }
-    f->k = (uint16_t)j;
-    f->state |= ST_LOG_READY;
+    f->log_used = f->log_end;
+    f->last_key = NO_KEY; /* the last entry is a void */
+    f->state |= FF_LOG_READY;
     return 0;
 }
 
 /* Write s (inside one record) through the micro log: the record is the file's current content
  * of its range with s written over it (bytes past the end of the file and of s are not
- * programmed), then its entry. 0 done; 2 the caller must merge instead. */
+ * programmed), then its entry. FS_COPY: the log is full or unusable, the caller merges. */
 int fs_log_put(struct strata_fs *fs, struct strata_fs_file *f, const struct fs_span *s)
 {
-    uint8_t e[FS_ENTRY - 1];
+    uint8_t e[FS_ENTRY];
     uint32_t rs = f->log_record, key = s->off / rs, a = key * rs, end = s->off + s->n;
     int rc = 0;
-    if (f->log == FS_NONE)
-        rc = log_create(fs, f);
-    else if (f->log != FS_BAD && !(f->state & ST_LOG_READY))
+    if (f->log == FS_NONE) {
+        if ((rc = log_create(fs, f)) == FS_COPY)
+            f->log = FS_BAD;
+    } else if (f->log != FS_BAD && !(f->state & FF_LOG_READY)) {
         rc = log_prepare(fs, f);
+    }
+    while (rc == 0) {
+        if (f->log >= FS_BAD || f->log_used >= f->log_records || key > KEY_LIMIT)
+            return FS_COPY;
+        rc = fs_copy(fs, f, a, fs_min(a + rs, fs_max(f->len, end)),
+                     record_u(fs, f, f->log_used) - a, s);
+        strata_put_le16(e, key);
+        strata_put_le16(e + 2, ~key);
+        if (rc == 0)
+            rc = fs_prog(fs, entry_u(fs, f, f->log_used), e, FS_ENTRY);
+        if (rc != STRATA_ECORRUPT)
+            break;
+        /* the place was not erased (a cut before its entry, or damage): void it, take the next */
+        if ((rc = entry_void(fs, f, f->log_used)) == 0)
+            f->log_used++;
+    }
     if (rc != 0)
         return rc;
-    if (f->log == FS_BAD || f->k >= f->log_records)
-        return 2; /* unusable link or full log: merge (a copy with this write folded in) */
-    rc = fs_copy(fs, f, a, fs_min(a + rs, f->len > end ? f->len : end),
-                 record_u(fs, f, f->k) - a, s);
-    if (rc != 0)
-        return rc;
-    strata_put_le16(e, key);
-    e[2] = (uint8_t)fs_entry_check(key);
-    if ((rc = fs_prog(fs, entry_u(fs, f, f->k), e, FS_ENTRY - 1)) != 0)
-        return rc;
-    f->k++;
-    if (f->clean < a + rs)
-        f->clean = a + rs;
+    f->last_key = (uint16_t)key;
+    f->log_used++;
+    f->data_end = fs_max(f->data_end, a + rs);
     return 0;
 }

@@ -160,7 +160,8 @@ int kv_fread(const struct strata_kv *kv, uint32_t addr, void *buf, uint32_t len)
 int kv_fprog(const struct strata_kv *kv, uint32_t addr, const void *buf, uint32_t len);
 int kv_ferase(const struct strata_kv *kv, uint32_t unit);
 /* Walk [addr, addr+len) in chunks: KV_SCAN_CRC continues the CRC in *crc; KV_SCAN_BLANK returns
- * 1 if it is all 0xFF, else 0; KV_SCAN_ZERO programs it to zeros. Or an error. */
+ * 1 if it is all 0xFF, else 0; KV_SCAN_ZERO programs to zero the bytes that are not yet (so a
+ * repeated restore programs nothing). Or an error. */
 #define KV_SCAN_CRC 0
 #define KV_SCAN_BLANK 1
 #define KV_SCAN_ZERO 2

@@ -188,13 +188,21 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
                   uint32_t *crc)
 {
     uint8_t b[32];
-    if (mode == KV_SCAN_ZERO)
-        memset(b, 0, sizeof b);
     while (len > 0) {
         uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b, i;
-        int rc = mode == KV_SCAN_ZERO ? kv_fprog(kv, addr, b, n) : kv_fread(kv, addr, b, n);
+        int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
+        /* zeroing programs only a chunk not all zero yet: a restore repeated by every mount of
+         * a store that never reaches a commit must not program the same row again and again
+         * (the MSP430 counts each program of a row against its time between erases: KV-2) */
+        for (i = 0; mode == KV_SCAN_ZERO && i < n; i++)
+            if (b[i] != 0) {
+                memset(b, 0, sizeof b);
+                if ((rc = kv_fprog(kv, addr, b, n)) != 0)
+                    return rc;
+                break;
+            }
         if (mode == KV_SCAN_CRC)
             *crc = strata_crc32(*crc, b, (size_t)n);
         for (i = 0; mode == KV_SCAN_BLANK && i < n; i++)

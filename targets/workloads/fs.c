@@ -338,8 +338,8 @@ int tgt_workload(void)
     tgt_leave(FS_FORMAT);
     if (answer(FS_FORMAT, rc) != 0 || mount() != 0)
         tgt_fail("format and mount", rc);
-    /* docs/format-fs.md: every sector starts "SF", version 1 (a 16-bit int shift lost it) */
-    if (image[0] != 'S' || image[1] != 'F' || image[2] != 1u)
+    /* docs/format-fs.md: every sector starts "SF", version 2 (a 16-bit int shift lost it) */
+    if (image[0] != 'S' || image[1] != 'F' || image[2] != 2u)
         tgt_fail("sector marker: signature or version byte", image[2]);
     for (s = 0; s < STEPS; s++) {
         if (s % CUT_EVERY == CUT_EVERY - 1u)

@@ -41,6 +41,7 @@ void tfs_init(struct tfs *t, const char *profile, uint32_t units, uint64_t seed)
 int tfs_remount(struct tfs *t)
 {
     strata_sim_reboot(t->sim);
+    memset(&t->fs, 0, sizeof t->fs); /* RAM does not survive the reboot */
     return strata_fs_mount(&t->fs, &t->cfg);
 }
 

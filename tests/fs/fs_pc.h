@@ -25,6 +25,7 @@ struct fs_pc {
 uint64_t fs_pc_run(const struct fs_pc *c);
 
 #define OP_OPEN(h, a, fl) {SC_OPEN, h, a, 0, fl, 0, 0}
+#define OP_OPENB(h, a, fl, hint) {SC_OPEN, h, a, 0, (fl) | SC_BUFFERED, hint, 0}
 #define OP_WR(h, off, len, seed) {SC_WRITE, h, 0, 0, off, len, seed}
 #define OP_AP(h, len, seed) {SC_WRITE, h, 0, 0, SC_AT_END, len, seed}
 #define OP_RD(h) {SC_READ, h, 0, 0, 0, 0, 0}

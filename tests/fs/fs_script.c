@@ -107,7 +107,7 @@ int sc_model_apply(struct sc_model *m, const struct sc_op *op)
         }
         h->open = 1;
         h->name = op->a;
-        h->flags = op->off | ((op->off & STRATA_FS_APPEND) ? STRATA_FS_WRITE : 0);
+        h->flags = (op->off & 31u) | ((op->off & STRATA_FS_APPEND) ? STRATA_FS_WRITE : 0);
         reserve_h(h, a->len);
         if (a->len > 0)
             memcpy(h->data, a->data, a->len);
@@ -193,8 +193,11 @@ static int read_check(struct strata_fs *fs, struct strata_fs_file *f, const stru
         return n;
     while ((n = strata_fs_read(fs, f, b, sizeof b)) > 0) {
         if (h != NULL && (at + (uint32_t)n > h->len || memcmp(b, h->data + at, (size_t)n) != 0)) {
-            fprintf(stderr, "read mismatch in %s near offset %u\n", sc_names[h->name],
-                    (unsigned)at);
+            uint32_t k = 0;
+            while (k + 1 < (uint32_t)n && at + k < h->len && b[k] == h->data[at + k])
+                k++;
+            fprintf(stderr, "read mismatch in %s at offset %u of %u (read %u)\n",
+                    sc_names[h->name], (unsigned)(at + k), (unsigned)h->len, (unsigned)n);
             return STRATA_ECORRUPT;
         }
         at += (uint32_t)n;
@@ -218,9 +221,17 @@ int sc_run(struct strata_fs *fs, struct strata_fs_file *fh, const struct sc_op *
     uint8_t buf[512];
     uint32_t i, done;
     int32_t n;
+    static uint8_t buffers[SC_HANDLES][256];
+    struct strata_fs_file_config fc;
     switch (op->kind) {
     case SC_OPEN:
-        return strata_fs_open(fs, f, a, op->off);
+        memset(&fc, 0, sizeof fc);
+        fc.size = op->len;
+        if (op->off & SC_BUFFERED) {
+            fc.buffer = buffers[op->h % SC_HANDLES];
+            fc.buffer_size = 64 + op->h * 64; /* 64 to 256 bytes: flushes at buffer and page ends */
+        }
+        return strata_fs_opencfg(fs, f, a, op->off & 31u, &fc);
     case SC_WRITE:
         if (op->off != SC_AT_END && (n = strata_fs_seek(fs, f, (int32_t)op->off,
                                                         STRATA_FS_SEEK_SET)) < 0)
@@ -385,7 +396,8 @@ void sc_random_op(struct sc_model *m, struct ts_rng *r, uint32_t max_file, struc
             STRATA_FS_WRITE | STRATA_FS_CREATE | STRATA_FS_EXCL};
         op->kind = SC_OPEN;
         op->h = (uint8_t)fh;
-        op->off = flags[ts_rng_below(r, 5)];
+        op->off = flags[ts_rng_below(r, 5)] | (ts_rng_below(r, 2) ? SC_BUFFERED : 0);
+        op->len = ts_rng_below(r, 3) == 0 ? ts_rng_below(r, max_file) : 0;
         return;
     }
     if (pick < 78) {

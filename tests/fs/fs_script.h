@@ -15,9 +15,10 @@
 #define SC_HANDLES 4
 #define SC_NAMES 8
 #define SC_AT_END 0xFFFFFFFFu
+#define SC_BUFFERED 0x100u /* open with a write-back buffer (strata_fs_opencfg) */
 
 enum sc_kind {
-    SC_OPEN,    /* h, a = name, off = flags */
+    SC_OPEN,    /* h, a = name, off = flags (| SC_BUFFERED), len = size hint (0: none) */
     SC_WRITE,   /* h, off (SC_AT_END: at the position), len, seed */
     SC_READ,    /* h: read it all and compare with the model */
     SC_SYNC,    /* h */

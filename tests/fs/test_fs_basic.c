@@ -397,6 +397,7 @@ static void partition_and_name_lengths(void **state)
     assert_memory_equal(back, outside, sizeof outside);
     /* the partition's range must fit the device; names longer than a page allows refused */
     t.cfg.unit_count = 15;
+    assert_int_equal(strata_fs_unmount(&t.fs), 0);
     assert_int_equal(strata_fs_mount(&t.fs, &t.cfg), STRATA_EINVAL);
     tfs_free(&t);
     t.sim = tfs_sim("msp430f5529", 16, 1);

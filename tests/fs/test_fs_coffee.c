@@ -102,10 +102,10 @@ static void log_index_written_after_data_keeps_neighbours(void **state)
     assert_int_equal(strata_fs_seek(&t.fs, &f, 70, STRATA_FS_SEEK_SET), 70);
     assert_int_equal(strata_fs_write(&t.fs, &f, "yy", 2), 2);
     strata_sim_set_observer(t.sim, NULL, NULL);
-    /* exactly: the 16-byte record (neighbours included), then the 3-byte entry before it */
+    /* exactly: the 16-byte record (neighbours included), then the 4-byte entry before it */
     assert_int_equal(l.n, 2);
     assert_int_equal(l.len[0], 16);
-    assert_int_equal(l.len[1], 3);
+    assert_int_equal(l.len[1], 4);
     assert_true(l.addr[1] < l.addr[0]);
     assert_int_equal(strata_fs_close(&t.fs, &f), 0);
     tfs_free(&t);
@@ -194,10 +194,10 @@ static void full_log_beyond_table_limit_merges_instead_of_overwriting(void **sta
         memset(data + off, (int)(i & 0xFF), 10);
         assert_int_equal(strata_fs_seek(&t.fs, &f, (int32_t)off, STRATA_FS_SEEK_SET), (int)off);
         assert_int_equal(strata_fs_write(&t.fs, &f, data + off, 10), 10);
-        assert_true(f.k <= 300);
-        if (f.k < last_used)
+        assert_true(f.log_used <= 300);
+        if (f.log_used < last_used)
             merges++;
-        last_used = f.k;
+        last_used = f.log_used;
         if (i % 97 == 0) {
             assert_int_equal(strata_fs_seek(&t.fs, &f, 0, STRATA_FS_SEEK_SET), 0);
             assert_int_equal(strata_fs_read(&t.fs, &f, back, sizeof back), sizeof data);

@@ -55,6 +55,7 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
         t.cfg.buffer_size = opt_buffer;
     if (opt_name_max != 0) {
         t.cfg.name_max = opt_name_max;
+        assert_int_equal(strata_fs_unmount(&t.fs), 0);
         assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
     }
     assert_int_equal(tfs_remount(&t), 0);
@@ -76,6 +77,16 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
                     kinds[op.kind], op.h, sc_names[op.a], sc_names[op.b], (unsigned)op.off,
                     (unsigned)op.len, (unsigned)op.seed, want);
         got = sc_run(&t.fs, fh, &op, &m);
+        if (getenv("FS_MODEL_TRACE") != NULL && op.kind <= SC_TRUNC)
+            fprintf(stderr, "   h%u: page %u tail %u base %u cap %u slots %u len %u clen %u "
+                            "dend %u log %u used %u/%u buffered %u@%u\n",
+                    op.h, (unsigned)fh[op.h].page, (unsigned)fh[op.h].tail,
+                    (unsigned)fh[op.h].tail_base, (unsigned)fh[op.h].tail_cap,
+                    (unsigned)fh[op.h].slots, (unsigned)fh[op.h].len,
+                    (unsigned)fh[op.h].committed_len, (unsigned)fh[op.h].data_end,
+                    (unsigned)fh[op.h].log, (unsigned)fh[op.h].log_used,
+                    (unsigned)fh[op.h].log_records, (unsigned)fh[op.h].buffered,
+                    (unsigned)fh[op.h].buffered_at);
         if (got != want)
             fail_msg("%s seed %llu op %u (%s h%u %s %s off %u len %u): fs %d, model %d", profile,
                      (unsigned long long)seed, (unsigned)i, kinds[op.kind], op.h,
@@ -89,7 +100,7 @@ static void run(const char *profile, uint32_t units, uint64_t seed, uint32_t nop
 
 static void model_m25p80(void **state)
 {
-    uint64_t s, n = ts_scale(15, 10);
+    uint64_t s, n = ts_scale(60, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("m25p80", 16, s, 600, 6000);
@@ -97,7 +108,7 @@ static void model_m25p80(void **state)
 
 static void model_w25q128(void **state)
 {
-    uint64_t s, n = ts_scale(15, 10);
+    uint64_t s, n = ts_scale(60, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("w25q128", 48, 100 + s, 600, 4000);
@@ -105,7 +116,7 @@ static void model_w25q128(void **state)
 
 static void model_msp430(void **state)
 {
-    uint64_t s, n = ts_scale(10, 10);
+    uint64_t s, n = ts_scale(40, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("msp430f5529", 160, 200 + s, 500, 3000);
@@ -113,7 +124,7 @@ static void model_msp430(void **state)
 
 static void model_at45db161(void **state)
 {
-    uint64_t s, n = ts_scale(10, 10);
+    uint64_t s, n = ts_scale(40, 10);
     (void)state;
     for (s = 1; s <= n; s++)
         run("at45db161", 256, 300 + s, 500, 4000);
@@ -122,7 +133,7 @@ static void model_at45db161(void **state)
 /* the smallest scratch buffer (copies and records in 64-byte pieces) and the longest names */
 static void model_small_buffer_long_names(void **state)
 {
-    uint64_t s, n = ts_scale(6, 10);
+    uint64_t s, n = ts_scale(20, 10);
     (void)state;
     opt_buffer = 64;
     opt_name_max = STRATA_FS_NAME_LIMIT;

@@ -112,6 +112,50 @@ static const struct sc_op clean_prefix[] = {
 
 static const struct sc_op clean_ops[] = {OP_RM(NC), OP_GC()};
 
+/* a file growing past its reservation into continuations, through a write-back buffer */
+static const struct sc_op chain_prefix[] = {OP_RES(NLOG, 100)};
+
+static const struct sc_op chain_ops[] = {
+    OP_OPENB(0, NLOG, APC, 0), OP_AP(0, 300, 1), OP_SYNC(0), OP_AP(0, 700, 2), OP_AP(0, 50, 3),
+    OP_SYNC(0), OP_AP(0, 1500, 4), OP_RD(0), OP_CLOSE(0), OP_OPEN(0, NLOG, RW),
+    OP_WR(0, 10, 20, 5), OP_WR(0, 1000, 30, 6), OP_SYNC(0), OP_CLOSE(0),
+};
+
+/* buffered appends mixed with a modify, a truncate and a read (each programs the buffer) */
+static const struct sc_op buffer_ops[] = {
+    OP_OPENB(0, NA, RWC, 800), OP_AP(0, 37, 1), OP_AP(0, 90, 2), OP_AP(0, 300, 3), OP_SYNC(0),
+    OP_AP(0, 20, 4), OP_WR(0, 5, 10, 5), OP_AP(0, 100, 6), OP_TRUNC(0, 400), OP_AP(0, 64, 7),
+    OP_RD(0), OP_AP(0, 9, 8), OP_CLOSE(0),
+};
+
+/* a merge, then appends past the copy's room before the sync: the uncommitted copy is copied
+ * again rather than grown */
+static const struct sc_op recopy_prefix[] = {
+    OP_CLOG(NA, 30, 10), OP_OPEN(0, NA, RW), OP_AP(0, 100, 1), OP_CLOSE(0),
+};
+
+static const struct sc_op recopy_ops[] = {
+    OP_OPENB(0, NA, RW, 0), OP_WR(0, 0, 10, 2), OP_WR(0, 20, 10, 3), OP_WR(0, 40, 10, 4),
+    OP_WR(0, 60, 10, 5), OP_AP(0, 500, 6), OP_SYNC(0), OP_CLOSE(0),
+};
+
+/* a nearly full device (w25q128, 8 sectors of 16 pages, 15 free after the prefix), the cleaning
+ * pass after every removal. Removing `queue` leaves a sector mostly obsolete with a live file
+ * starting in it: the pass copies that file, finds no free run, and collects garbage (two
+ * erases) inside that allocation (remove -> clean -> copy -> allocation -> GC -> erase, the
+ * deepest path), then moves it. Cut everywhere. */
+#define FILL(n, size, seed) OP_RES(n, size), OP_OPEN(0, n, RW), OP_AP(0, size, seed), OP_CLOSE(0)
+static const struct sc_op full_prefix[] = {
+    FILL(NA, 2000, 1),   FILL(NB, 200, 2),    FILL(NC, 4000, 3),      FILL(NLOG, 4000, 4),
+    FILL(NCFG, 4000, 5), FILL(NTMP, 4000, 6), FILL(NROUTES, 4000, 7), FILL(NQUEUE, 4000, 8),
+    OP_RM(NTMP),
+};
+
+static const struct sc_op full_ops[] = {
+    OP_RM(NQUEUE), OP_RM(NA), OP_OPEN(0, NB, RW), OP_AP(0, 40, 9), OP_CLOSE(0), OP_RM(NCFG),
+    OP_GC(),
+};
+
 static const struct sc_op two_files_ops[] = {
     OP_OPEN(0, NA, RWC), OP_OPEN(1, NB, APC), OP_AP(0, 300, 1), OP_AP(1, 50, 2), OP_SYNC(1),
     OP_WR(0, 10, 10, 3), OP_AP(1, 50, 4), OP_CLOSE(0), OP_MV(NA, NC), OP_CLOSE(1),
@@ -122,7 +166,7 @@ struct workload {
     const struct sc_op *prefix, *ops;
     uint32_t nprefix, nops;
     uint32_t default_size, clean_every;
-    int small; /* needs a small device: garbage collection must run */
+    int small; /* needs a small device: garbage collection must run (2: 8 units, w25q128 only) */
 };
 
 #define W(n, pre, ops) {n, pre, ops, NOPS(pre), NOPS(ops), 0, 0, 0}
@@ -142,6 +186,10 @@ static const struct workload workloads[] = {
     W0("two-files", two_files_ops),
     {"gc", gc_prefix, gc_ops, NOPS(gc_prefix), NOPS(gc_ops), 0, 0, 1},
     {"clean", clean_prefix, clean_ops, NOPS(clean_prefix), NOPS(clean_ops), 1000, 1, 1},
+    W("chain", chain_prefix, chain_ops),
+    W0("buffer", buffer_ops),
+    W("recopy", recopy_prefix, recopy_ops),
+    {"full", full_prefix, full_ops, NOPS(full_prefix), NOPS(full_ops), 512, 1, 2},
 };
 
 struct profile {
@@ -163,13 +211,13 @@ static void campaign(const struct workload *w, const struct profile *p,
 {
     struct fs_pc c;
     char name[64];
-    if (w->small && p->small_units == 0)
+    if ((w->small && p->small_units == 0) || (w->small == 2 && strcmp(p->name, "w25q128") != 0))
         return;
     memset(&c, 0, sizeof c);
     snprintf(name, sizeof name, "%s-%s%s", w->name, p->name, suffix);
     c.name = name;
     c.profile = p->name;
-    c.units = w->small ? p->small_units : p->units;
+    c.units = w->small == 2 ? 8 : w->small ? p->small_units : p->units;
     c.prefix = w->prefix;
     c.nprefix = w->nprefix;
     c.ops = w->ops;
@@ -178,9 +226,6 @@ static void campaign(const struct workload *w, const struct profile *p,
     c.default_size = w->default_size;
     c.clean_every = w->clean_every;
     c.tear = tear;
-    /* prefix tears until fs2 fix length slots: a page-parallel tear can leave a slot's check
-     * byte whole over torn length bytes, and the 7-bit check passes 1 time in 128 */
-    c.tear_model = STRATA_SIM_TEAR_MODEL_PREFIX;
     fs_pc_run(&c);
 }
 
@@ -215,6 +260,10 @@ WORKLOAD_TEST(pc_slots, 9)
 WORKLOAD_TEST(pc_two_files, 10)
 WORKLOAD_TEST(pc_gc, 11)
 WORKLOAD_TEST(pc_clean, 12)
+WORKLOAD_TEST(pc_chain, 13)
+WORKLOAD_TEST(pc_buffer, 14)
+WORKLOAD_TEST(pc_recopy, 15)
+WORKLOAD_TEST(pc_full, 16)
 
 /* Long random workloads, cut at sampled points, with crash sequences (two more cuts during
  * the recoveries), on every profile. */
@@ -265,7 +314,9 @@ int main(void)
         cmocka_unit_test(pc_remove),   cmocka_unit_test(pc_rename),
         cmocka_unit_test(pc_conflog),  cmocka_unit_test(pc_slots),
         cmocka_unit_test(pc_gc),       cmocka_unit_test(pc_clean),
-        cmocka_unit_test(pc_two_files), cmocka_unit_test(pc_random_sampled),
+        cmocka_unit_test(pc_two_files), cmocka_unit_test(pc_chain),
+        cmocka_unit_test(pc_buffer),   cmocka_unit_test(pc_recopy),
+        cmocka_unit_test(pc_full),     cmocka_unit_test(pc_random_sampled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,8 +25,10 @@ static void config_text(char *out, unsigned version, long threshold_dc)
     snprintf(out, 64, "version=%04u\nperiod=3600\nalarm_temp=%+04ld\n", version, threshold_dc);
 }
 
+/* Mount after a (re)boot: the context's RAM is gone, as on the device. */
 static int mount(struct node *n)
 {
+    memset(&n->fs, 0, sizeof n->fs);
     return strata_fs_mount(&n->fs, &n->cfg);
 }
 
