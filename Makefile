@@ -4,7 +4,7 @@ JOBS    ?= 2
 SHARED  ?= $(abspath ../shared)
 CMAKE_COMMON = -DSTRATA_SHARED=$(SHARED)
 
-.PHONY: all bootstrap test demo size bench torture fuzz target-test clean
+.PHONY: all bootstrap test demo size bench torture fuzz fuzz-corpus target-test clean
 
 all: test
 
@@ -61,10 +61,27 @@ target-test: bootstrap
 	python3 scripts/size.py --out $(BUILD)/targets/size.json --measured $(BUILD)/targets/report.json \
 	      cortex-m0=$(BUILD)/targets/cortex-m0 cortex-m4=$(BUILD)/targets/cortex-m4
 
+# Fuzzing (docs/fuzzing.md): the libFuzzer build (the whole library instrumented, -O1) and a
+# coverage build that replays the final corpus for llvm-cov (FUZZ_COVERAGE=0 leaves it out).
+FUZZ_COVERAGE ?= 1
 fuzz: bootstrap
-	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_COMMON)
+	CC=clang cmake -S . -B $(BUILD)/fuzz -DSTRATA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug \
+	      -DCMAKE_C_FLAGS=-O1 $(CMAKE_COMMON)
 	cmake --build $(BUILD)/fuzz -j$(JOBS)
-	scripts/run-fuzzers.sh $(BUILD)/fuzz $${FUZZ_SECONDS:-60}
+ifeq ($(FUZZ_COVERAGE),1)
+	CC=clang cmake -S . -B $(BUILD)/fuzz-cov -DSTRATA_FUZZ_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug \
+	      $(CMAKE_COMMON)
+	cmake --build $(BUILD)/fuzz-cov -j$(JOBS)
+	scripts/run-fuzzers.sh $(BUILD)/fuzz $(BUILD)/fuzz-cov $${FUZZ_SECONDS:-60} $(FUZZ_TARGETS)
+else
+	scripts/run-fuzzers.sh $(BUILD)/fuzz - $${FUZZ_SECONDS:-60} $(FUZZ_TARGETS)
+endif
+
+# Rewrite the seed corpora (after a format change): fuzz/seeds*.c through the ASan build.
+fuzz-corpus: bootstrap
+	$(ASAN_CONFIG)
+	cmake --build $(BUILD)/asan -j$(JOBS) --target fuzz_seeds
+	scripts/fuzz-corpus.sh $(BUILD)/asan
 
 clean:
 	rm -rf $(BUILD)

@@ -1,30 +1,42 @@
 /*
- * Regression driver for fuzz targets when libFuzzer is not in use: runs every file of a corpus
- * directory, then `n` seeded mutations (bit flips, truncation, byte runs) of them, through
- * LLVMFuzzerTestOneInput. Under the sanitizers a crash, leak or UB report fails the test.
- * usage: fuzzreg_<name> CORPUS_DIR [N]
+ * Replay driver for fuzz targets without libFuzzer (make test, and the coverage build): runs
+ * every file given, or found in a directory given, through LLVMFuzzerTestOneInput once, then
+ * `-n N` seeded mutations (bit flips, byte changes, erased or zeroed runs, truncation) of them.
+ * Under the sanitizers a crash, leak or undefined behaviour fails the run; so does a finding
+ * (fz_fail aborts).
+ *
+ * usage: <program> [-n N] [--skip REASON] PATH...
+ *   --skip REASON  print REASON and exit 77 without running anything (ctest: skipped). Used
+ *                  for saved crash inputs of defects that are not fixed yet.
  */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define KEEP 256 /* inputs kept in memory as mutation sources */
 
 struct input {
     uint8_t *data;
     size_t size;
 };
 
-static uint64_t rng = 0x243F6A8885A308D3ull;
+struct run {
+    struct input kept[KEEP];
+    size_t nkept, ran;
+    uint64_t rng;
+};
 
-static uint64_t next(void)
+static uint64_t next(struct run *r)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1Dull;
+    r->rng ^= r->rng >> 12;
+    r->rng ^= r->rng << 25;
+    r->rng ^= r->rng >> 27;
+    return r->rng * 0x2545F4914F6CDD1Dull;
 }
 
 static int load(const char *path, struct input *in)
@@ -47,61 +59,99 @@ static int load(const char *path, struct input *in)
     return 1;
 }
 
-static void mutate(const struct input *src, struct input *out)
+/* Run one file; keep it as a mutation source while there is room. */
+static void run_file(struct run *r, const char *path)
 {
-    size_t i, flips = 1 + next() % 8;
+    struct input in;
+    if (!load(path, &in)) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    LLVMFuzzerTestOneInput(in.data, in.size);
+    r->ran++;
+    if (r->nkept < KEEP)
+        r->kept[r->nkept++] = in;
+    else
+        free(in.data);
+}
+
+static void run_path(struct run *r, const char *path)
+{
+    struct stat st;
+    struct dirent *e;
+    DIR *dir;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "no such file or directory: %s\n", path);
+        exit(2);
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        run_file(r, path);
+        return;
+    }
+    if ((dir = opendir(path)) == NULL)
+        exit(2);
+    while ((e = readdir(dir)) != NULL) {
+        char p[4096];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            run_file(r, p);
+    }
+    closedir(dir);
+}
+
+static void mutate(struct run *r, const struct input *src, struct input *out)
+{
+    size_t i, flips = 1 + next(r) % 8;
     out->size = src->size;
-    if (next() % 4 == 0 && src->size > 0)
-        out->size = next() % src->size; /* truncated */
+    if (next(r) % 4 == 0 && src->size > 0)
+        out->size = next(r) % src->size; /* truncated */
     out->data = malloc(out->size + 1);
+    if (out->data == NULL)
+        exit(2);
     memcpy(out->data, src->data, out->size);
     for (i = 0; i < flips && out->size > 0; i++) {
-        size_t at = next() % out->size;
-        switch (next() % 3) {
-        case 0: out->data[at] ^= (uint8_t)(1u << (next() % 8)); break;
-        case 1: out->data[at] = (uint8_t)next(); break;
-        default: {
-            size_t run = 1 + next() % 64;
-            memset(out->data + at, next() % 2 ? 0x00 : 0xFF,
+        size_t at = next(r) % out->size, run = 1 + next(r) % 64;
+        switch (next(r) % 3) {
+        case 0: out->data[at] ^= (uint8_t)(1u << (next(r) % 8)); break;
+        case 1: out->data[at] = (uint8_t)next(r); break;
+        default:
+            memset(out->data + at, next(r) % 2 ? 0x00 : 0xFF,
                    run < out->size - at ? run : out->size - at);
-        }
         }
     }
 }
 
 int main(int argc, char **argv)
 {
-    struct input corpus[256];
-    size_t n = 0, i, rounds = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000;
-    DIR *dir = argc > 1 ? opendir(argv[1]) : NULL;
-    struct dirent *e;
-    if (dir == NULL) {
-        fprintf(stderr, "usage: %s CORPUS_DIR [N] (cannot open corpus)\n", argv[0]);
+    static struct run r;
+    size_t rounds = 0, i;
+    int a = 1, paths = 0;
+    r.rng = 0x243F6A8885A308D3ull;
+    for (; a < argc; a++) {
+        if (strcmp(argv[a], "-n") == 0 && a + 1 < argc) {
+            rounds = strtoul(argv[++a], NULL, 10);
+        } else if (strcmp(argv[a], "--skip") == 0 && a + 1 < argc) {
+            printf("SKIPPED: %s\n", argv[a + 1]);
+            return 77;
+        } else {
+            run_path(&r, argv[a]);
+            paths++;
+        }
+    }
+    if (paths == 0 || r.ran == 0) {
+        fprintf(stderr, "usage: %s [-n N] [--skip REASON] PATH... (no input found)\n", argv[0]);
         return 2;
     }
-    while ((e = readdir(dir)) != NULL && n < 256) {
-        char path[4096];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        if (load(path, &corpus[n]))
-            n++;
-    }
-    closedir(dir);
-    if (n == 0) {
-        fprintf(stderr, "%s: empty corpus %s\n", argv[0], argv[1]);
-        return 2;
-    }
-    for (i = 0; i < n; i++)
-        LLVMFuzzerTestOneInput(corpus[i].data, corpus[i].size);
     for (i = 0; i < rounds; i++) {
         struct input m;
-        mutate(&corpus[next() % n], &m);
+        mutate(&r, &r.kept[next(&r) % r.nkept], &m);
         LLVMFuzzerTestOneInput(m.data, m.size);
         free(m.data);
     }
-    for (i = 0; i < n; i++)
-        free(corpus[i].data);
-    printf("%zu corpus inputs and %zu mutations ran clean\n", n, rounds);
+    for (i = 0; i < r.nkept; i++)
+        free(r.kept[i].data);
+    printf("%zu inputs and %zu mutations ran clean\n", r.ran, rounds);
     return 0;
 }

@@ -1,15 +1,56 @@
 /* Fuzz target: loading a simulator image must reject damage with an error, never crash. Each
  * input is tried as given and with its CRC trailer repaired, so the fuzzer also reaches the
- * header and section checks behind the CRC. */
+ * header and section checks behind the CRC. An image that loads must be consistent: saved
+ * again, it loads, and saving that gives the same bytes (save after load is a projection).
+ *
+ * SIM-1 (docs/fuzzing.md: a read bit-flip rate in (0, 1e-15) hung the first read) no longer
+ * reproduces with the simulator's bit-error model; its input stays as a regression test. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fz.h"
 #include "strata/crc.h"
-#include "strata/sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint8_t *slurp(const char *path, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *p = NULL;
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (*n > 0 && (p = malloc((size_t)*n)) != NULL && fread(p, 1, (size_t)*n, f) != (size_t)*n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    return p;
+}
+
+/* Save, load, save again: the two saved files must be equal. */
+static void round_trip(const struct strata_sim *sim, const char *path)
+{
+    struct strata_sim *again = NULL;
+    uint8_t *a, *b;
+    long na = 0, nb = 0;
+    int rc;
+    if (strata_sim_image_save(sim, path) != 0 || (a = slurp(path, &na)) == NULL)
+        fz_fail("sim_image: a loaded image cannot be saved");
+    if ((rc = strata_sim_image_load(path, &again)) != 0)
+        fz_fail("sim_image: a saved image does not load: %d", rc);
+    if (strata_sim_image_save(again, path) != 0 || (b = slurp(path, &nb)) == NULL)
+        fz_fail("sim_image: a reloaded image cannot be saved");
+    if (na != nb || memcmp(a, b, (size_t)na) != 0)
+        fz_fail("sim_image: saving a reloaded image gives other bytes (%ld, %ld)", na, nb);
+    free(a);
+    free(b);
+    strata_sim_free(again);
+}
 
 static void try_load(const uint8_t *data, size_t size)
 {
@@ -17,8 +58,7 @@ static void try_load(const uint8_t *data, size_t size)
     struct strata_sim *sim = NULL;
     FILE *f;
     snprintf(path, sizeof path, "/tmp/strata-fuzz-image-%ld", (long)getpid());
-    f = fopen(path, "wb");
-    if (f == NULL)
+    if ((f = fopen(path, "wb")) == NULL)
         return;
     fwrite(data, 1, size, f);
     fclose(f);
@@ -26,6 +66,7 @@ static void try_load(const uint8_t *data, size_t size)
         uint8_t b[512];
         const struct strata_flash *fl = strata_sim_flash(sim);
         strata_flash_read(fl, 0, b, fl->geo.read_size);
+        round_trip(sim, path);
         strata_sim_free(sim);
     }
     remove(path);

@@ -42,6 +42,13 @@ BUILDS = {
 RUN_TIMEOUT = 600
 # The engines (ARCHITECTURE.md); each gets targets/workloads/<module>.c when it lands.
 ENGINES = ["fs", "kv", "stream", "btree", "ftl", "vm"]
+# Known failures on one target, each an open defect named in docs/status.md: reported as OPEN
+# DEFECT (not a pass), left out of the digest comparison, and a PROBLEM once it passes (remove
+# the entry with the fix), so an entry can neither hide a new failure nor outlive its defect.
+OPEN_DEFECTS = {
+    ("avr", "vm"): "strata_vm_move returns STRATA_EINVAL on the AVR (16-bit int and pointers); "
+                   "every other call of the workload passes there",
+}
 
 
 def sh(cmd, **kw):
@@ -272,16 +279,24 @@ def main():
         report["runs"][t] = {}
         for e in engines:
             res = run_one(t, builds[t], e, simrun, plugin, runner32, out)
-            report["runs"][t][e] = res
+            ok = res["pass"] and res["status"] == 0
+            known = OPEN_DEFECTS.get((t, e))
+            if known is None:
+                report["runs"][t][e] = res
+            else:
+                report.setdefault("open_defects", []).append("%s on %s: %s" % (e, t, known))
             print("target-test: %-10s %-4s %s in %5.1f s%s" % (
-                t, e, "PASS" if res["pass"] and res["status"] == 0 else "FAIL", res["seconds"],
-                "  (" + res["failure"] + ")" if "failure" in res else ""), flush=True)
-            if not res["pass"] or res["status"] != 0:
+                t, e, ("PASS" if ok else "FAIL") if known is None else "OPEN DEFECT",
+                res["seconds"], "  (" + res["failure"] + ")" if "failure" in res else ""),
+                flush=True)
+            if known is not None and ok:
+                report["problems"].append("%s on %s passes: remove its OPEN_DEFECTS entry" % (e, t))
+            elif known is None and not ok:
                 report["problems"].append("%s on %s failed: %s" % (e, t, res.get("failure", "exit %d" % res["status"])))
     ref = "host64" if "host64" in report["runs"] else next(iter(report["runs"]), None)
     for e in engines:
         for t, runs in report["runs"].items():
-            if ref is None or t == ref:
+            if ref is None or t == ref or e not in runs:
                 continue
             a, b = runs[e]["digests"], report["runs"][ref][e]["digests"]
             if a != b:

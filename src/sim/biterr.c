@@ -117,9 +117,14 @@ static void transient_errors(struct strata_sim *sim, uint8_t *mask, uint32_t nbi
     double at, step;
     if (rate <= 0.0)
         return;
-    step = log(1.0 - (rate < 0.999999 ? rate : 0.999999));
+    /* log1p, not log(1 - rate): for a rate below ~1e-16 (subnormal ones too), 1 - rate rounds to
+     * 1 and the step to 0, making the first gap -inf (SIM-1, found by fuzzing). log1p keeps a
+     * tiny negative step; the gaps are then huge or +inf, i.e. no flip. */
+    step = log1p(-(rate < 0.999999 ? rate : 0.999999));
+    if (!(step < 0.0))
+        return;
     /* geometric gaps between flipped bits: one draw per flip, not per bit */
-    for (at = floor(log(1.0 - sim_rand_unit(sim)) / step); at < (double)nbits;
+    for (at = floor(log(1.0 - sim_rand_unit(sim)) / step); at >= 0.0 && at < (double)nbits;
          at += 1.0 + floor(log(1.0 - sim_rand_unit(sim)) / step))
         mask[(uint32_t)at / 8] |= (uint8_t)(1u << ((uint32_t)at % 8));
 }

@@ -199,19 +199,9 @@ static void op_erase(struct run *r)
     r->md.state[b] = B_ERASED;
 }
 
-/* Until the simulator reads each part's marker where its geometry puts it (the sim task's
- * milestone 2), a tc58dvg02 device reads spare byte 0 — engine OOB in that part's layout — as
- * its marker: a remount there would find written blocks "bad". */
-static int sim_reads_markers_per_geometry(const struct run *r)
-{
-    return r->dev.flash.geo.bbm_offset == 0;
-}
-
 static void remount_and_compare(struct run *r)
 {
     uint32_t b;
-    if (!sim_reads_markers_per_geometry(r))
-        return;
     assert_int_equal(nt_remount(&r->m), 0);
     for (b = 0; b < BLOCKS; b++)
         assert_int_equal(strata_nand_is_bad(&r->m.nand, b), r->md.state[b] == B_BAD);

@@ -298,6 +298,28 @@ static void raw_reads_and_switching_errors_off(void **state)
     }
 }
 
+/* SIM-1 (found by fuzzing): a positive read_flip_rate too small for 1 - rate to differ from 1
+ * (subnormal ones included) made the first gap between flips -inf, an undefined conversion and a
+ * read that never ended. Such rates are accepted and mean, in effect, no flips. */
+static void tiny_read_flip_rates_read_fine(void **state)
+{
+    static const double rates[] = {4.9406564584124654e-324, 1e-300, 1e-17, 1e-16};
+    size_t k;
+    (void)state;
+    for (k = 0; k < COUNT(rates); k++) {
+        struct strata_sim_config cfg = st_config("mt29f4g08", 2, 9);
+        struct strata_sim *sim;
+        uint8_t w[2112];
+        uint32_t r;
+        cfg.options = STRATA_SIM_OPT_IDEAL;
+        cfg.read_flip_rate = rates[k];
+        sim = st_new_cfg(&cfg);
+        for (r = 0; r < 50; r++)
+            assert_int_equal(wrong_bits(sim, 3, w), 0);
+        strata_sim_free(sim);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +330,7 @@ int main(void)
         cmocka_unit_test(measured_failures_near_rated_endurance),
         cmocka_unit_test(hw_ecc_corrects_up_to_strength),
         cmocka_unit_test(raw_reads_and_switching_errors_off),
+        cmocka_unit_test(tiny_read_flip_rates_read_fine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

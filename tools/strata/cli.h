@@ -28,6 +28,8 @@ int cmd_fs(int argc, char **argv);
 void help_fs(FILE *out);
 int cmd_kv(int argc, char **argv);
 void help_kv(FILE *out);
+int cmd_btree(int argc, char **argv);
+void help_btree(FILE *out);
 
 /* Shared helpers. */
 int cli_usage(const char *cmd, const char *fmt, ...);  /* prints, returns CLI_USAGE */

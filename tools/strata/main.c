@@ -14,6 +14,7 @@ static const struct cli_command commands[] = {
      cmd_fs, help_fs},
     {"kv", "key-value store for intermittent devices: format, put, get, scan, stats", cmd_kv,
      help_kv},
+    {"btree", "B+-tree index (VMTree): format, put, get, range, stats", cmd_btree, help_btree},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
