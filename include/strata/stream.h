@@ -57,9 +57,12 @@
  * data page) is programmed again on a fresh page and its old position becomes a hole (queries
  * step over the older copy), a close found copied up to its header is copied again from a
  * fresh block, a rebuild writes a fresh anchor to a freshly erased block, and every block is
- * erased (again) before its first page is programmed. Not covered yet: an anchor written by
- * aging that a cut hit on the hybrid fast path stays the newest until the next anchor; the cut
- * last data page of a full segment is indexed in place (docs/stream.md: a failing case).
+ * erased (again) before its first page is programmed. When the open segment has no position
+ * left for that page (it is full), the segment closes without it and its readings become the
+ * next segment's first page (the close's pages carry a mark until they are). A page that no
+ * longer reads during recovery is taken for the torn tail (readings written at the cut, not
+ * acknowledged). Not covered yet: an anchor written by aging that a cut hit on the hybrid fast
+ * path stays the newest until the next anchor.
  *
  * BAD INPUT. A timestamp below the previous one: STRATA_EINVAL (nothing stored). Key INT32_MIN
  * or a record longer than record_size: STRATA_EINVAL. A device too small for one segment:
@@ -249,7 +252,7 @@ struct strata_stream {
     uint8_t levels;         /* highest skip-list level in use */
     uint8_t anchor_at;      /* anchor block (0..ANCHOR_BLOCKS-1) last written */
     uint8_t has_last;       /* last_insert_ts holds a reading's timestamp */
-    uint8_t pad_;
+    uint8_t carry;          /* recovery: the close carries the newest data page to the next segment */
     uint16_t rpp, slot;     /* readings per page, bytes per reading */
     uint16_t m;             /* entries per bucket */
     uint16_t bpp;           /* buckets per tree page */

@@ -33,14 +33,21 @@ static int set_position(struct strata_stream *s, uint32_t pos, int trusted)
     return dev_block_of(s, s->b0, s->blk_idx, &s->blk);
 }
 
-/* The position's physical page (after dev_read_pos, whose mapping cache holds its block). */
+/* Position `pos` of the segment at b0, numbered seq (another number reads as PG_BLANK). */
+static int read_seg(struct strata_stream *s, uint32_t b0, uint32_t seq, uint32_t pos,
+                    struct stream_tag *tag)
+{
+    int rc, tries = 3; /* read noise must not turn a page into a hole */
+    while ((rc = dev_read_pos(s, b0, pos, s->rbuf, tag)) == PG_LOST && --tries > 0)
+        ;
+    return rc == PG_VALID && !SEQ_EQ(tag->seq, seq) ? PG_BLANK : rc;
+}
+
+/* The open segment's position: its physical page (after dev_read_pos, whose mapping cache
+ * holds its block). */
 static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag *tag, int *rc)
 {
-    int tries = 3; /* read noise must not turn a page into a hole */
-    while ((*rc = dev_read_pos(s, s->b0, pos, s->rbuf, tag)) == PG_LOST && --tries > 0)
-        ;
-    if (*rc == PG_VALID && !SEQ_EQ(tag->seq, s->seq))
-        *rc = PG_BLANK;
+    *rc = read_seg(s, s->b0, s->seq, pos, tag);
     return dev_page(s, s->map_blk, pos % s->ppb);
 }
 
@@ -76,16 +83,67 @@ static int is_data(const struct strata_stream *s, const struct stream_tag *t, ui
  * now and decays with reads and age (docs/simulator.md, weak cells), so recovery never keeps
  * relying on it. Its readings (in the write buffer) are programmed again at `pos` (trusted as in
  * set_position) and indexed there; its old position stays a hole. */
-static int requeue(struct strata_stream *s, uint32_t count, uint32_t pos, int trusted)
+static int program_held(struct strata_stream *s, uint32_t count)
 {
-    int rc;
     s->buffered = (uint16_t)count;
     s->page_cap = (uint16_t)count;
     s->buf_first_ts = s_get32(s->wbuf, SLOT_TS);
-    if ((rc = set_position(s, pos, trusted)) != 0)
-        return rc;
     s->st.moved_pages++;
     return wr_flush_page(s);
+}
+
+static int requeue(struct strata_stream *s, uint32_t count, uint32_t pos, int trusted)
+{
+    int rc = set_position(s, pos, trusted);
+    return rc != 0 ? rc : program_held(s, count);
+}
+
+/* The open segment without readings: the newest reading is the newest closed segment's last
+ * (or the aging bound: a reading below it would be aged at once), so a timestamp below it is
+ * refused after a remount as before. And if that segment's close carried its newest data page
+ * (TAG_CARRY on its header: a page that may be weak, for which the segment had no position left
+ * to program it again), the page is read from the old segment (after its data_pages, before
+ * its tree pages: never seen by queries there) and programmed as the open segment's first. A
+ * page that no longer reads is the torn tail: its readings were written at a cut and are lost
+ * (what a cut may lose: those after the last flush). The page found is left in the write
+ * buffer, its readings counted in *count. */
+static int carry_in(struct strata_stream *s, uint32_t *count)
+{
+    struct strata_stream_seg g;
+    struct stream_tag tag;
+    uint32_t q;
+    int rc;
+    *count = 0;
+    s->carry = 0;
+    if (s->records != 0)
+        return 0;
+    if (s->min_ts != 0) {
+        s->last_insert_ts = s->min_ts;
+        s->has_last = 1;
+    }
+    if (s->live_segments == 0 || s->newest == NONE32)
+        return 0;
+    if ((rc = seg_load(s, s->newest, NONE32, &g)) != 0)
+        return rc;
+    if (!s->has_last || g.end_ts > s->last_insert_ts) {
+        s->last_insert_ts = g.end_ts;
+        s->has_last = 1;
+    }
+    if ((rc = dev_read(s, s->newest, s->rbuf, &tag)) < 0)
+        return rc;
+    if (rc != PG_VALID || tag.count != TAG_CARRY)
+        return 0;
+    for (q = g.data_pages; q < g.tree_first; q++) {
+        if ((rc = read_seg(s, g.b0, g.seq, q, &tag)) < 0)
+            return rc;
+        if (rc == PG_VALID && tag.type == PT_DATA && tag.aux == g.records && tag.count != 0 &&
+            tag.count <= s->rpp) {
+            memcpy(s->wbuf, s->rbuf, s->usable);
+            *count = tag.count;
+            return 0;
+        }
+    }
+    return 0;
 }
 
 /* Copy pages from `from` on: the header means closed; otherwise copy again from the block after
@@ -136,7 +194,7 @@ static int rebuild(struct strata_stream *s)
     struct stream_tag tag;
     uint32_t q, run = 0, last = NONE32, page, pos, held = NONE32, held_n = 0, hdr = NONE32;
     uint32_t limit = s->cfg->max_pages + 2u * (uint32_t)s->reserve * s->ppb;
-    int rc, copy = 0;
+    int rc, copy = 0, carry;
     s->st.rebuilds++;
     seg_reset(s);
     if ((rc = idx_erase(s)) != 0)
@@ -160,6 +218,7 @@ static int rebuild(struct strata_stream *s)
             memcpy(s->wbuf, s->rbuf, s->usable);
         } else if (tag.type == PT_TREE || tag.type == PT_BLOOM || tag.type == PT_HEADER) {
             hdr = tag.type == PT_HEADER ? page : hdr;
+            s->carry = copy ? s->carry : tag.count; /* the copy's first page says */
             copy = 1;
         } else {
             run++;
@@ -171,14 +230,25 @@ static int rebuild(struct strata_stream *s)
     if (hdr != NONE32 && (rc = next_unopened(s, hdr)) != 0)
         return rc;
     pos = last == NONE32 ? 0 : (last / s->ppb + 1u) * s->ppb;
-    /* a copy began after it (it was complete), or no room for a copy in this segment (the
-     * page stays: a known gap, docs/stream.md) */
-    if (held != NONE32 && (copy || pos >= s->cfg->max_pages)) {
+    /* No position left to program it again: the segment closes without it and carries it into
+     * the next (carry_in; a copy that began so says TAG_CARRY). A copy begun otherwise was
+     * begun after it, so it was complete. */
+    carry = held != NONE32 && s->records != 0 &&
+            (copy ? s->carry == TAG_CARRY : pos >= s->cfg->max_pages);
+    s->carry = (uint8_t)carry;
+    if (held != NONE32 && (copy || pos >= s->cfg->max_pages) && !carry) {
         if ((rc = index_held(s, held, held_n)) != 0)
             return rc;
         held = NONE32;
     }
-    if (held != NONE32) {
+    if (carry) {
+        /* its position stays "not indexed": the fast path finds it pending and carries it */
+        if ((rc = idx_mark_done_range(s, s->data_pages, held)) != 0 ||
+            (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0)
+            return rc;
+        memset(s->wbuf, 0xFF, s->usable);
+        copy = 1;
+    } else if (held != NONE32) {
         /* the held position stays "not indexed" until its copy is: a cut before that brings
          * the next mount back here (the fast path finds it pending) */
         if ((rc = idx_mark_done_range(s, s->data_pages, held)) != 0 ||
@@ -298,20 +368,21 @@ static int fast(struct strata_stream *s)
         s->last_insert_ts = s->last_ts;
         s->has_last = 1;
     }
-    if (m[0] != 0xFF)
-        return rec_close(s, s_get16(m, 2));
     if (p < s->cfg->max_pages) { /* written, not indexed yet? */
         (void)read_at(s, p, &tag, &rc);
         if (rc < 0)
             return rc;
-        /* written, not indexed: the page a cut may have hit; or a copy of the last page found
-         * (a rebuild's requeue, cut before indexing it: that page is the older copy) */
+        /* written, not indexed: the page a cut may have hit (closing: the page a close carries
+         * into the next segment); or a copy of the last page found (a rebuild's requeue, cut
+         * before indexing it: that page is the older copy) */
         pending = rc == PG_VALID && (is_data(s, &tag, p, s->records) ||
                                      (last != NONE32 && is_data(s, &tag, p, last_aux) &&
                                       tag.count == s->records - last_aux));
     }
     if (pending)
-        return 1; /* the rebuild programs it again (requeue) and handles earlier copies */
+        return 1; /* the rebuild programs it again (requeue) or carries it, and handles copies */
+    if (m[0] != 0xFF)
+        return rec_close(s, s_get16(m, 2));
     if (p >= s->cfg->max_pages)
         return set_position(s, p, 1); /* all done: the segment is full */
     if (p % s->ppb == 0)
@@ -323,16 +394,23 @@ static int fast(struct strata_stream *s)
 
 int rec_open(struct strata_stream *s)
 {
-    int rc;
+    uint32_t count;
+    int rc = 1; /* 1: the open segment's index is rebuilt */
     seg_reset(s);
-    if (s->is_nor) {
-        if ((rc = idx_head_valid(s)) < 0)
-            return rc;
-        if (rc == 1) {
-            if ((rc = fast(s)) <= 0)
-                return rc;
-            seg_reset(s); /* the slot cannot be trusted */
-        }
+    s->carry = 0;
+    if (s->is_nor && (rc = idx_head_valid(s)) < 0)
+        return rc;
+    if (!s->is_nor || rc == 0) {
+        rc = 1; /* RAM stage, or no valid slot head */
+    } else if ((rc = fast(s)) == 1) {
+        seg_reset(s); /* the slot cannot be trusted */
+        s->carry = 0;
     }
-    return rebuild(s);
+    if (rc < 0 || (rc == 1 && (rc = rebuild(s)) != 0) || (rc = carry_in(s, &count)) != 0 ||
+        count == 0)
+        return rc;
+    /* the carried page, programmed after carry_in's frame is gone (mount's deepest path) */
+    rc = program_held(s, count);
+    s->last_insert_ts = s->last_ts;
+    return rc;
 }

@@ -79,7 +79,7 @@ static int copy_page(struct strata_stream *s, uint8_t type, uint32_t i)
     tag.type = type;
     tag.seq = s->seq;
     tag.aux = (uint16_t)i;
-    tag.count = 0;
+    tag.count = s->carry; /* TAG_CARRY: recover.c, carry_in */
     return wr_prog(s, s->wbuf, &tag);
 }
 

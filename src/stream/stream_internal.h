@@ -26,7 +26,10 @@ enum stream_page_type {
 #define TAG_TYPE 0u  /* u8 page type */
 #define TAG_SEQ 1u   /* u24 segment number (anchor: anchor number), modulo 2^24 */
 #define TAG_AUX 4u   /* u16 data: number of the first reading; tree/Bloom: page index */
-#define TAG_COUNT 6u /* u8 data: readings in the page */
+#define TAG_COUNT 6u /* u8 data: readings in the page; tree/Bloom/header: 0 or TAG_CARRY */
+/* The close carries the segment's newest data page (after its data_pages) into the next segment
+ * (recover.c, carry_in): set on every page of that copy. */
+#define TAG_CARRY 1u
 #define TAG_CHECK 7u /* u24 low bits of CRC-32 over the payload and tag bytes 0..6 */
 #define SEQ_MASK 0xFFFFFFu
 #define SEQ_EQ(tag_seq, seq) ((tag_seq) == ((seq)&SEQ_MASK))

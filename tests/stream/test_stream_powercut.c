@@ -178,8 +178,11 @@ static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint
     c.nor_primary = nor_primary;
     c.preload = preload;
     c.ops = ops;
-    c.seed = 42;
     memset(&t, 0, sizeof t);
+    t.seed = 9; /* STRATA_STREAM_PC_SEED chooses another (a longer run: more seeds) */
+    if (getenv("STRATA_STREAM_PC_SEED") != NULL)
+        t.seed = strtoul(getenv("STRATA_STREAM_PC_SEED"), NULL, 10);
+    c.seed = 33u + t.seed; /* the workload's readings */
     t.name = name;
     t.sim = nor_primary ? ts_config(p.nor_profile, 0, 5)
                         : ts_config(p.data_profile,
@@ -194,7 +197,6 @@ static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint
     t.recover = recover;
     t.samples = samples;
     t.recovery_cuts = recovery_cuts;
-    t.seed = 9;
     ts_powercut(&t);
     strata_sim_free(c.other);
     strata_sim_free(c.other_base);
