@@ -15,6 +15,8 @@ static const struct cli_command commands[] = {
     {"kv", "key-value store for intermittent devices: format, put, get, scan, stats", cmd_kv,
      help_kv},
     {"btree", "B+-tree index (VMTree): format, put, get, range, stats", cmd_btree, help_btree},
+    {"stream", "sensor-stream store (HybridStore): format, ingest, select, stats", cmd_stream,
+     help_stream},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
