@@ -27,5 +27,8 @@ int demo_fs(const struct strata_dataset *d, struct strata_report *plots);
 /* strata_kv on an intermittently powered node (msp430f5529, 10 mF, 7 mA): the series stored
  * through its power failures, then checked against a run without failures. 0 or CLI_FAIL. */
 int demo_kv(const struct strata_dataset *d, struct strata_report *plots);
+/* strata_stream (HybridStore) on NAND + DataFlash: five years of readings, a power cut, the
+ * paper's query kinds checked against a scan. 0 or CLI_FAIL. */
+int demo_stream(const struct strata_dataset *d, struct strata_report *plots);
 
 #endif
