@@ -102,5 +102,6 @@ int main(int argc, char **argv)
     seeds_kv();
     seeds_sim_image();
     seeds_nand();
+    seeds_stream();
     return 0;
 }

@@ -37,5 +37,6 @@ void seeds_fs(void);
 void seeds_kv(void);
 void seeds_sim_image(void);
 void seeds_nand(void);
+void seeds_stream(void);
 
 #endif
