@@ -120,11 +120,17 @@ static int anchor_matches(const struct strata_stream *s, const uint8_t *p)
     return memcmp(p + AN_SPLIT, mine + AN_SPLIT, AN_OPEN - AN_SPLIT) == 0;
 }
 
-int anchor_load(struct strata_stream *s)
+/* The anchor block holding the highest anchor number, but `skip`: *first is its page 0's number
+ * (NONE32 and *first = 0: none; a foreign or other-format store is an error). */
+static int anchor_best(struct strata_stream *s, uint32_t skip, uint32_t *best, uint32_t *first)
 {
-    uint32_t b, best = NONE32, first = 0, lo = 0, hi = s->ppb, mid;
+    uint32_t b;
     int rc, foreign = 0;
+    *best = NONE32;
+    *first = 0;
     for (b = 0; b < STRATA_STREAM_ANCHOR_BLOCKS; b++) {
+        if (b == skip)
+            continue;
         if ((rc = dev_is_bad(s, b)) < 0)
             return rc;
         if (rc || (rc = anchor_at_page(s, dev_page(s, b, 0), NONE32)) == 0)
@@ -136,24 +142,41 @@ int anchor_load(struct strata_stream *s)
             return STRATA_EVERSION;
         if (!anchor_matches(s, s->rbuf))
             foreign = 1;
-        else if (best == NONE32 || s_get32(s->rbuf, AN_NUMBER) > first) {
-            best = b;
-            first = s_get32(s->rbuf, AN_NUMBER);
+        else if (*best == NONE32 || s_get32(s->rbuf, AN_NUMBER) > *first) {
+            *best = b;
+            *first = s_get32(s->rbuf, AN_NUMBER);
         }
     }
-    if (best == NONE32)
-        return foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;
-    while (hi - lo > 1) { /* the block's pages: a run of consecutive anchors, then none */
-        mid = lo + (hi - lo) / 2u;
-        if ((rc = anchor_at_page(s, dev_page(s, best, mid), first + mid)) < 0)
+    return *best != NONE32 ? 0 : foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;
+}
+
+/* The newest anchor: the last of the run of consecutive anchors in the best block. A newest
+ * block whose first page no longer reads (a fresh block's anchor programmed at a cut: weak, it
+ * decays with every mount's reads) gives way to the block before it. */
+int anchor_load(struct strata_stream *s)
+{
+    uint32_t best, first, lo = 0, hi = s->ppb, mid, skip = NONE32;
+    int rc;
+    for (;;) {
+        if ((rc = anchor_best(s, skip, &best, &first)) != 0)
+            return skip != NONE32 && rc == STRATA_EUNFORMATTED ? STRATA_ECORRUPT : rc;
+        for (lo = 0, hi = s->ppb; hi - lo > 1;) { /* a run of consecutive anchors, then none */
+            mid = lo + (hi - lo) / 2u;
+            if ((rc = anchor_at_page(s, dev_page(s, best, mid), first + mid)) < 0)
+                return rc;
+            if (rc)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if ((rc = anchor_at_page(s, dev_page(s, best, lo), first + lo)) < 0)
             return rc;
         if (rc)
-            lo = mid;
-        else
-            hi = mid;
+            break;
+        if (skip != NONE32)
+            return STRATA_ECORRUPT;
+        skip = best;
     }
-    if ((rc = anchor_at_page(s, dev_page(s, best, lo), first + lo)) <= 0)
-        return rc < 0 ? rc : STRATA_ECORRUPT;
     fields_get(s->rbuf, state, COUNT(state), s);
     s->anchor_at = (uint8_t)best;
     s->anchor_page = (uint16_t)s->ppb; /* the next write starts a fresh block */

@@ -240,7 +240,7 @@ static int build_bitmap(struct strata_stream *s, struct strata_stream_iter *it)
     if (g->buckets != 0)
         set_bit(buckets, 0);
     for (id = 0; id < g->buckets; id++) {
-        const uint8_t *b;
+        const uint8_t *b = NULL; /* set by bucket_at (avr-gcc 5 cannot tell) */
         uint16_t n, c;
         int32_t lo, hi, mid;
         if (!bit(buckets, id))
