@@ -103,5 +103,6 @@ int main(int argc, char **argv)
     seeds_sim_image();
     seeds_nand();
     seeds_ftl();
+    seeds_stream();
     return 0;
 }

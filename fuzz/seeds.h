@@ -38,5 +38,6 @@ void seeds_kv(void);
 void seeds_sim_image(void);
 void seeds_nand(void);
 void seeds_ftl(void);
+void seeds_stream(void);
 
 #endif

@@ -32,6 +32,8 @@ int cmd_btree(int argc, char **argv);
 void help_btree(FILE *out);
 int cmd_ftl(int argc, char **argv);
 void help_ftl(FILE *out);
+int cmd_stream(int argc, char **argv);
+void help_stream(FILE *out);
 
 /* Shared helpers. */
 int cli_usage(const char *cmd, const char *fmt, ...);  /* prints, returns CLI_USAGE */

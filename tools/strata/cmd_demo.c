@@ -15,7 +15,9 @@ void help_demo(FILE *out)
             "shared folder, or $STRATA_SHARED) and store it on every simulated device profile:\n"
             "raw pages written, read back and verified, one power cut mid-write shown torn;\n"
             "then as files in strata_fs on the m25p80, with a power cut during an update;\n"
-            "then in strata_kv on a batteryless node whose power fails again and again.\n"
+            "then in strata_kv on a batteryless node whose power fails again and again;\n"
+            "then five years of it in strata_stream (NAND + DataFlash), with a power cut,\n"
+            "answering time, value and joint queries.\n"
             "--out DIR also writes DIR/demo.json, the plots scripts/report/report.py turns\n"
             "into DIR/index.html (make demo does both).\n");
 }
@@ -54,6 +56,8 @@ int cmd_demo(int argc, char **argv)
         rc = demo_kv(&data, plots);
     if (rc == 0)
         rc = demo_btree(&data, plots);
+    if (rc == 0)
+        rc = demo_stream(&data, plots);
     if (rc == 0 && out != NULL && strata_report_write(plots, out, NULL) != 0)
         rc = cli_fail("demo", STRATA_EIO, out);
     strata_report_free(plots);

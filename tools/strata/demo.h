@@ -30,5 +30,8 @@ int demo_kv(const struct strata_dataset *d, struct strata_report *plots);
 /* strata_btree: the series indexed by temperature in VMTree on raw NAND (nand-pic24), a power
  * cut during a sync, range queries checked against the series. 0 or CLI_FAIL. */
 int demo_btree(const struct strata_dataset *d, struct strata_report *plots);
+/* strata_stream (HybridStore) on NAND + DataFlash: five years of readings, a power cut, the
+ * paper's query kinds checked against a scan. 0 or CLI_FAIL. */
+int demo_stream(const struct strata_dataset *d, struct strata_report *plots);
 
 #endif

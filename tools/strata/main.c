@@ -17,6 +17,8 @@ static const struct cli_command commands[] = {
     {"btree", "B+-tree index (VMTree): format, put, get, range, stats", cmd_btree, help_btree},
     {"ftl", "Lavish-FTL sector device on raw NAND: format, write, read, replay, stats", cmd_ftl,
      help_ftl},
+    {"stream", "sensor-stream store (HybridStore): format, ingest, select, stats", cmd_stream,
+     help_stream},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,79 @@
+/* strata_stream: every call on every configuration, small and deterministic. */
+#include "streamtest.h"
+
+static void fill(struct rig *r, struct st_model *m, uint32_t n, uint64_t seed)
+{
+    struct ts_rng rng;
+    uint32_t ts = 1000000, i;
+    int32_t key = 500;
+    int rc;
+    ts_rng_seed(&rng, seed);
+    for (i = 0; i < n; i++) {
+        rc = st_insert(r, m, &rng, &ts, &key);
+        if (rc != 0)
+            fail_msg("insert %u: %s", i, strata_strerror(rc));
+    }
+}
+
+static void basic(enum rig_kind kind)
+{
+    struct rig r;
+    struct st_model m;
+    struct ts_rng rng;
+    struct strata_stream_stats st;
+    struct rig_params p = st_params(kind, 1);
+    uint32_t i;
+    int rc;
+    st_model_init(&m);
+    st_new(&r, &p);
+    st_check_all(&r, &m);
+    fill(&r, &m, 3000, 2);
+    st_check_all(&r, &m);
+    ts_rng_seed(&rng, 3);
+    for (i = 0; i < 300; i++) {
+        struct strata_stream_query q = st_random_query(&rng, &m);
+        if ((rc = st_check(&r, &m, &q)) != 0)
+            fail_msg("query %u: %s", i, strata_strerror(rc));
+    }
+    assert_int_equal(strata_stream_flush(&r.s), 0);
+    m.durable = m.n;
+    st_remount(&r);
+    st_check_all(&r, &m);
+    for (i = 0; i < 300; i++) {
+        struct strata_stream_query q = st_random_query(&rng, &m);
+        if ((rc = st_check(&r, &m, &q)) != 0)
+            fail_msg("query %u after remount: %s", i, strata_strerror(rc));
+    }
+    strata_stream_stats(&r.s, &st);
+    print_message("# kind %d: %u segments, %u readings, %u aged\n", kind, st.segments, st.readings,
+                  st.aged);
+    st_finish(&r, &m);
+}
+
+static void test_hybrid(void **state)
+{
+    (void)state;
+    basic(RIG_HYBRID);
+}
+
+static void test_nand_only(void **state)
+{
+    (void)state;
+    basic(RIG_NAND);
+}
+
+static void test_sd(void **state)
+{
+    (void)state;
+    basic(RIG_SD);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hybrid),
+        cmocka_unit_test(test_nand_only),
+        cmocka_unit_test(test_sd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
