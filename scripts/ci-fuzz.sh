@@ -33,7 +33,7 @@ tab=$(printf '\t')
 plan() {
     cat <<'EOF'
 fs          1 1500
-fs_ops      1 0     open: FS-5, FS-6, FS-8, FS-9, FS-10, FS-11: runs 0, no seeded run (seeds 1-6 each find FS-8, FS-9 or FS-10 within 1,500 runs)
+fs_ops      1 1500
 kv          1 2500
 kv_ops      1 400
 nand        1 500
@@ -41,6 +41,7 @@ sim_image   1 800
 btree       1 1500
 ftl_ops     1 100   (its 48 seeds replay in about 5 s of CPU: NAND devices with BCH)
 vm_ops      1 300
+stream_ops  1 150   (NAND with BCH and default faults: about 25 s on an idle core)
 EOF
 }
 
