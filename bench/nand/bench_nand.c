@@ -460,7 +460,7 @@ static void layer_costs(struct strata_report *r)
         struct strata_sim_config cfg;
         struct strata_nand_config nc;
         struct strata_sim_stats s;
-        uint32_t i, reg;
+        uint32_t i, reg, raw;
         double scan;
         memset(&cfg, 0, sizeof cfg);
         cfg.profile = strata_sim_profile_find(profiles[k]);
@@ -487,9 +487,15 @@ static void layer_costs(struct strata_report *r)
         for (i = 0; i < sizeof L.oob; i++)
             L.spare[i] = L.oob[i] = (uint8_t)rnd(256);
         reg = strata_nand_layout(&L.nand)->regions > 1 ? 1 : 0;
+        /* raw accesses on the first good block past the layer's half (the simulator's factory
+         * bad blocks may include block 128) */
+        for (raw = 128; raw + 1u < L.f->geo.erase_count && strata_flash_is_bad(L.f, raw) != 0; raw++)
+            continue;
+        /* only mark_bad() may program the bad-block marker bytes (flash.h) */
+        memset(L.spare + L.f->geo.bbm_offset, 0xFF, L.f->geo.bbm_len);
         strata_report_text(r, "%s", profiles[k]);
-        DEVICE_US(&L, strata_flash_page_prog(L.f, 128 * L.ppb, L.data, L.spare));
-        DEVICE_US(&L, strata_flash_page_read(L.f, 128 * L.ppb, L.data, L.spare));
+        DEVICE_US(&L, strata_flash_page_prog(L.f, raw * L.ppb, L.data, L.spare));
+        DEVICE_US(&L, strata_flash_page_read(L.f, raw * L.ppb, L.data, L.spare));
         DEVICE_US(&L, strata_nand_prog(&L.nand, 0, L.data, L.oob));
         DEVICE_US(&L, strata_nand_read(&L.nand, 0, L.data, L.oob, NULL));
         DEVICE_US(&L, strata_nand_prog_region(&L.nand, 1, reg, L.data, L.oob));
