@@ -27,6 +27,7 @@
 
 #include "baseline.h"
 #include "plots.h"
+#include "bench_args.h"
 #include "report.h"
 #include "strata/error.h"
 #include "strata/ftl.h"
@@ -505,13 +506,11 @@ int main(int argc, char **argv)
 {
     const char *out = NULL, *trace = NULL;
     struct strata_report *r;
-    int i, failed = 0;
-    for (i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--out") == 0)
-            out = argv[i + 1];
-        else if (strcmp(argv[i], "--trace") == 0)
-            trace = argv[i + 1];
-    }
+    const struct strata_bench_opt opts[] = {{"--trace", 1, &trace}};
+    int failed = 0;
+    if (strata_bench_args(argc, argv, "bench_ftl", "[--trace FILE]", &out, opts, 1) !=
+        STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("ftl", "strata_ftl: Lavish-FTL beside Log-FTL and Superblock-FTL "
                                  "(FaTVM Section 7.3)");
     strata_report_note(r, "Volatile mode (the paper's); device time and energy from the "

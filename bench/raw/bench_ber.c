@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "report.h"
 #include "strata/sim.h"
 
@@ -227,14 +228,8 @@ int main(int argc, char **argv)
     struct strata_report *r;
     size_t i, c;
     int failed = 0;
-    for (i = 1; i < (size_t)argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < (size_t)argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench_ber [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_ber", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("ber", "NAND raw bit-error rate vs P/E cycles (simulator model)");
     strata_report_note(r, "Each row: every block of a device of at least %u codewords set to the "
                           "P/E count, every page programmed with random data and read once "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "report.h"
 #include "strata/sim.h"
 
@@ -213,14 +214,8 @@ int main(int argc, char **argv)
     struct strata_report *r;
     size_t i;
     int failed = 0;
-    for (i = 1; i < (size_t)argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < (size_t)argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench_raw [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_raw", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("raw", "Raw device throughput per profile");
     strata_report_note(r, "Page-sized accesses over up to 1 MiB of each device (the whole part "
                           "when smaller); times are simulated device time from the profile, not "

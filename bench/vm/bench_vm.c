@@ -20,6 +20,7 @@
 
 #include "dataset.h"
 #include "plots.h"
+#include "bench_args.h"
 #include "report.h"
 #include "strata/ftl.h"
 #include "strata/sim.h"
@@ -559,15 +560,8 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     struct strata_report *r;
-    int i;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else {
-            fprintf(stderr, "usage: bench_vm [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_vm", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     have_weather = strata_dataset_load_shared("greensboro_nc_tmy3_hourly.csv", &weather) == 0 &&
                    weather.cols >= 8;
     r = strata_report_new("vm", "strata_vm: software virtual memory (FaTVM runtime)");
