@@ -29,6 +29,7 @@
 #include "plots.h"
 #include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/error.h"
 #include "strata/ftl.h"
 #include "strata/sim.h"
@@ -63,10 +64,7 @@ static void push_cb(void *arg, uint32_t sector, int write)
 static uint64_t rng;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return strata_rand_below(&rng, n);
 }
 
 static void gen_sequential(struct trace *t, uint32_t S)

@@ -22,6 +22,7 @@
 #include "nand_internal.h"
 #include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/crc.h"
 #include "strata/sim.h"
 
@@ -39,10 +40,7 @@ static double now_ns(void)
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return strata_rand_below(&rng_state, n);
 }
 
 /* ---- one codeword of a codec ---------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/sim.h"
 
 #define MIN_CODEWORDS 16384u
@@ -23,14 +24,6 @@
 struct ber {
     double model, measured, per_page, beyond, expected;
 };
-
-static uint64_t next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* P(Poisson(lambda) > t) */
 static double poisson_beyond(double lambda, uint32_t t)
@@ -73,7 +66,7 @@ static int program_page(struct strata_sim *sim, uint32_t p, uint64_t *rng, uint8
     uint32_t i;
     int rc;
     for (i = 0; i < g->page_size + g->spare_size; i++)
-        buf[i] = (uint8_t)next(rng);
+        buf[i] = (uint8_t)strata_xorshift64(rng);
     memset(buf + g->page_size + g->bbm_offset, 0xFF, g->bbm_len);
     if (cut_late)
         strata_sim_cut_after_bytes(sim, g->page_size - g->page_size / 4);

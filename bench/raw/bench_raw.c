@@ -10,6 +10,7 @@
 
 #include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/sim.h"
 
 #define MAX_BYTES (1u << 20)
@@ -51,10 +52,7 @@ static void shuffle(uint32_t *v, uint32_t n, uint64_t *rng)
     uint32_t i;
     for (i = n; i > 1; i--) {
         uint32_t j, t;
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        j = (uint32_t)(*rng % i);
+        j = strata_rand_below(rng, i);
         t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;

@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "bench_args.h"
+#include "rng.h"
 
 #define YEAR_MIN 525600u
 #define MONTH_MIN 43200u
@@ -17,10 +18,7 @@
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t below)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % below);
+    return strata_rand_below(&rng_state, below);
 }
 
 static void die(const char *what, int rc)

@@ -22,6 +22,7 @@
 #include "plots.h"
 #include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/ftl.h"
 #include "strata/sim.h"
 #include "strata/vm.h"
@@ -36,10 +37,7 @@ static double now_ns(void)
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return strata_rand_below(&rng, n);
 }
 
 static void die(const char *what, int rc)
