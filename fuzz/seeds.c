@@ -104,5 +104,6 @@ int main(int argc, char **argv)
     seeds_nand();
     seeds_ftl();
     seeds_stream();
+    seeds_btree();
     return 0;
 }

@@ -39,5 +39,6 @@ void seeds_sim_image(void);
 void seeds_nand(void);
 void seeds_ftl(void);
 void seeds_stream(void);
+void seeds_btree(void);
 
 #endif
