@@ -62,23 +62,9 @@ static void body(struct fz_out *o, uint32_t rounds)
     range(o, 0, 0xFFFFu, 3);
 }
 
-static void script(const uint8_t *pick, const char *prefix, uint32_t fuel, uint32_t rounds,
-                   uint32_t recovery_cuts)
-{
-    static const uint16_t rfuel[3] = {300, 40, 2000};
-    struct fz_out o = {0};
-    fz_put_bytes(&o, pick, BO_FIELDS);
-    if (fuel != 0) {
-        body(&o, rounds / 2u);
-        of_put_cut_bytes(&o, fuel, STRATA_SIM_TEAR_RANDOM, recovery_cuts, rfuel);
-    }
-    body(&o, rounds);
-    seed_write("btree_ops", prefix, o.p, o.n);
-    fz_out_free(&o);
-}
-
 void seeds_btree(void)
 {
+    static const uint16_t rfuel[3] = {300, 40, 2000};
     uint8_t pick[BO_FIELDS];
     uint32_t i;
     for (i = 0; i < 2u * SETUPS; i++) {
@@ -92,7 +78,7 @@ void seeds_btree(void)
         pick[BO_MAP] = (uint8_t)i;
         pick[BO_KEYS] = (uint8_t)(4u + i % 8u);      /* 128 .. 16384 keys */
         pick[BO_DEVICE] = (uint8_t)(i * 5u);
-        script(pick, "plain", 0, 8, 0);
-        script(pick, "cut", 1500u + 700u * i, 10, i % 4u);
+        seed_script("btree_ops", "plain", pick, BO_FIELDS, body, 0, 8, 0, rfuel);
+        seed_script("btree_ops", "cut", pick, BO_FIELDS, body, 1500u + 700u * i, 10, i % 4u, rfuel);
     }
 }
