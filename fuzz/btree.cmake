@@ -1,5 +1,5 @@
 # strata_btree: damaged page images (fuzz_btree.c).
-strata_fuzz(btree SOURCES fuzz_btree.c COVERS src/btree)
+strata_fuzz(btree SOURCES fuzz_btree.c COVERS src/btree DICT btree.dict)
 # strata_btree: operation sequences with power cuts on every variant and medium (INPLACE on
 # sd-spi, at45db161 or a RAM page store; VMTREE on raw NAND with the default faults and on NOR;
 # VMTREE-OW) against a model of the entries (fuzz_btree_ops.c).
