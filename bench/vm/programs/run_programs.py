@@ -22,9 +22,12 @@ import subprocess
 import sys
 import tempfile
 
-PROGRAMS = [  # name, input under the shared data folder, what the paper calls it
-    ("fft", "data/greensboro_nc_tmy3_hourly.csv", "FFT transformation"),
-    ("huffman", "data/greensboro_nc_tmy3_hourly.csv", "Huffman compressing"),
+PROGRAMS = [  # name, input ({shared}: the shared folder, {bin}: this build's folder), the paper's name
+    ("fft", "{shared}/data/greensboro_nc_tmy3_hourly.csv", "FFT transformation"),
+    ("huffman", "{shared}/data/greensboro_nc_tmy3_hourly.csv", "Huffman compressing"),
+    # heatmap.py's rendering of the same series (730 x 480, 24-bit BMP, made by the build)
+    ("grayscale", "{bin}/heatmap.bmp", "BITMAP grayscaling"),
+    ("redblock", "{bin}/heatmap.bmp", "Red-block searching"),
 ]
 # The paper's Section 7.5 setting: 32 KB of cache in 512-B blocks (its 16 MB of virtual memory
 # becomes 8 MiB: strata_ftl at degree 8 on the 128 MiB region holds 16 MiB at most).
@@ -86,7 +89,7 @@ def measure(binary_dir, shared, name, data, tmp, out_dir):
     native = os.path.join(binary_dir, "vmprog_" + name)
     vm = native + "_vm"
     nolcb = native + "_vm_nolcb"
-    args = [os.path.join(shared, data)]
+    args = [data.format(shared=shared, bin=binary_dir)]
     want_path = os.path.join(tmp, "want.txt")
     run([native] + args, {}, want_path)
     with open(want_path, "rb") as f:
@@ -147,7 +150,9 @@ def report(results, out_dir):
 
     note("Each program is ordinary C (bench/vm/programs), run as written and as strata-vmcc "
          "rewrote it; every virtualized run's output was compared with the native run's, byte "
-         "for byte. Input: the Greensboro TMY3 hourly weather CSV (/work/shared/data, 336 KB). "
+         "for byte. Input: the Greensboro TMY3 hourly weather CSV (/work/shared/data, 336 KB) for "
+         "fft and huffman; for grayscale and redblock a day x hour heat map of its temperatures "
+         "(730 x 480 24-bit BMP, 1 MB), rendered from it at build time by heatmap.py. "
          "Instructions are host x86-64 instructions counted by callgrind (gcc -O2), shown also "
          "as ms at %.0f MHz and one instruction per cycle for scale; secondary storage is the "
          "simulator's k9f1g08 NAND time under strata_ftl (Lavish, volatile, degree 8)." % MHZ)
