@@ -43,7 +43,11 @@ class Effects:
         self.top = False     # an effect the analysis cannot bound: every image is stale
         self.reads_u = {}    # key text -> Key, read whenever the code runs
         self.reads_c = {}    # read on some evaluations only (&&, ||, ?:)
-        self.has_label = False
+        self.has_label = False   # a goto label, or a case outside any switch of its own
+        self.has_goto = False
+        self.vreads = set()      # virtual globals read by name (vnames)
+        self.call_vreads = set() # ... of which by the functions it calls
+        self.switches = 0
 
     def read(self, k, cond):
         (self.reads_c if cond else self.reads_u).setdefault(k.text, k)
@@ -242,9 +246,11 @@ class Sync:
             rw.scopes.pop()
         elif isinstance(n, c_ast.Switch):
             self.ex(n.cond, fx, False)
+            fx.switches += 1
             self.st(n.stmt, fx)
+            fx.switches -= 1
         elif isinstance(n, (c_ast.Case, c_ast.Default)):
-            fx.has_label = True
+            fx.has_label = fx.has_label or fx.switches == 0
             for s in n.stmts or []:
                 self.st(s, fx)
         elif isinstance(n, c_ast.Label):
@@ -257,7 +263,9 @@ class Sync:
         elif isinstance(n, c_ast.DeclList):
             for d in n.decls:
                 self.decl(d, fx)
-        elif isinstance(n, (c_ast.Goto, c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
+        elif isinstance(n, c_ast.Goto):
+            fx.has_goto = True
+        elif isinstance(n, (c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
                             c_ast.Pragma, c_ast.Typedef)):
             pass
         else:
@@ -349,6 +357,8 @@ class Sync:
             self.ex(n, fx, c)
 
     def read(self, n, fx, c):
+        if self.rw.lclass(n) == VIRT:
+            fx.vreads.add(self.virt_base(n))
         k = self.key(n)
         if k is not None:
             fx.read(k, c)
@@ -412,7 +422,9 @@ class Sync:
         if summ is None:
             fx.top = True
         else:
-            fx.writes.extend((kind, nm, n) for kind, nm in summ)
+            fx.writes.extend((kind, nm, n) for kind, nm in summ[0])
+            fx.vreads |= summ[1]
+            fx.call_vreads |= summ[1]
 
     def summary(self, name):
         """What a call of the program's function `name` may change (callees included), or None
@@ -436,9 +448,24 @@ class Sync:
         finally:
             rw.scopes, rw.func = saved, saved_func
             self.busy.discard(name)
-        result = None if fx.top else [(k, nm) for k, nm, _ in fx.writes if k != "local"]
+        result = None if fx.top else \
+            ([(k, nm) for k, nm, _ in fx.writes if k != "local"], frozenset(fx.vreads))
         self.summaries[name] = result
         return result
+
+
+def promotable(sy, k, fx):
+    """May key k live in its image for a whole loop with effects fx, written back at its
+    exits (Algorithm 2)? Only a virtual scalar global no pointer can reach, which the loop
+    writes, and which nothing in the loop but its own name reads or writes (no callee touches
+    it), in a loop that no jump enters or leaves (returns write it back first). Keys the loop
+    only reads are loop-invariant instead (lazy images, no write-back)."""
+    if k.cls != VIRT or k.deps or not isinstance(k.node, c_ast.ID) or sy.exposed(k.base):
+        return False
+    if fx.top or fx.has_label or fx.has_goto or k.base in fx.call_vreads:
+        return False
+    writes = [node for kind, name, node in fx.writes if sy.kills(k, kind, name)]
+    return bool(writes) and all(isinstance(node, c_ast.ID) for node in writes)
 
 
 def address_taken_names(ast):

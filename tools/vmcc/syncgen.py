@@ -15,6 +15,8 @@ import copy
 
 from pycparser import c_ast
 
+from sync import promotable
+
 SIMPLE = (c_ast.Decl, c_ast.Assignment, c_ast.Cast, c_ast.UnaryOp, c_ast.BinaryOp,
           c_ast.TernaryOp, c_ast.FuncCall, c_ast.ArrayRef, c_ast.StructRef, c_ast.Constant,
           c_ast.ID, c_ast.ExprList, c_ast.Return)
@@ -38,6 +40,7 @@ class SyncGen:
         self.usable = set()     # images the statement being emitted may read
         self.site_load = set()  # keys an expression region loads where it reads them
         self.lazy = {}          # loop-invariant keys -> their loaded flag
+        self.promoted = {}      # keys living in their image through a loop -> sync.Key
         self.flags = []
         self.top_lv = self.top_key = None
 
@@ -81,13 +84,14 @@ class SyncGen:
 
     def sync_read(self, n):
         """The text of a read of n through its image, or None for a per-access read."""
-        if not self.sync_on() or self.uneval or not (self.usable or self.site_load or self.lazy):
+        if not self.sync_on() or self.uneval or \
+                not (self.usable or self.site_load or self.lazy or self.promoted):
             return None
         k = self.sync.key(n)
         if k is None:
             return None
         t = k.text
-        if t in self.usable:
+        if t in self.usable or t in self.promoted:
             return "(%s)" % self.image(k)
         if t in self.site_load:
             return "({ %s %s; })" % (self.img_load(k), self.image(k))
@@ -95,6 +99,28 @@ class SyncGen:
             f, img = self.lazy[t], self.image(k)
             return "(%s ? %s : ({ %s %s = 1; %s; }))" % (f, img, self.img_load(k), f, img)
         return None
+
+    def promoted_write(self, n, op, value):
+        """An assignment (op '=' or 'x' for x=) or ++/-- (op WRITE_OPS) of a promoted key: its
+        image only; the loop's exits write it back."""
+        if not self.promoted or not self.sync_on():
+            return None
+        k = self.sync.key(n)
+        if k is None or k.text not in self.promoted:
+            return None
+        img = self.image(k)
+        if op in WRITE_OPS:
+            return "(%s%s)" % (img, op[1:]) if op.startswith("p") else "(%s%s)" % (op, img)
+        return "(%s %s= (%s))" % (img, "" if op == "=" else op, value)
+
+    def writebacks(self, keys):
+        out = ""
+        for k in keys:
+            self.site += 1
+            a = "vmcc_a%d" % self.site
+            out += "{ __auto_type %s = %s; %s } " % (a, self.addr(k.node), self._store(
+                k.cls, self.lcb(k.node), a, self.image(k)))
+        return out
 
     def sync_rmw_load(self, n, i):
         """For x op= v and ++x: the image instead of a load when it is usable."""
@@ -120,10 +146,12 @@ class SyncGen:
         valid = self.valid or set()
         self.usable = {t for t in valid if not sy.killed(self.kinfo[t], fx, self.top_lv)}
         pre = [k for t, k in fx.reads_u.items() if t not in self.usable and t not in self.lazy
-               and not sy.killed(k, fx, self.top_lv)]
+               and t not in self.promoted and not sy.killed(k, fx, self.top_lv)]
         loads = "".join("{ %s } " % self.img_load(k) for k in pre)
         self.usable |= {k.text for k in pre}
         text = super()._generate_stmt(n, add_indent)
+        if isinstance(n, c_ast.Return) and self.promoted:
+            loads += self.writebacks(self.promoted.values())
         after = {t for t in valid | self.usable if not sy.killed(self.kinfo[t], fx)}
         if self.top_key is not None:
             after.add(self.top_key.text)
@@ -132,6 +160,7 @@ class SyncGen:
         self.valid = None if isinstance(n, c_ast.Return) else after
         if loads:
             ind = " " * (self.indent_level + (2 if add_indent else 0))
+            text = text.lstrip()
             if isinstance(n, c_ast.Decl):
                 return ind + loads + "\n" + text
             return ind + "{ " + loads + "\n" + text + ind + "}\n"
@@ -157,7 +186,8 @@ class SyncGen:
         valid = self.valid or set()
         self.usable = {t for t in valid if not sy.killed(self.kinfo[t], fx)}
         for t, k in fx.reads_u.items():
-            if t not in self.usable and t not in self.lazy and not sy.killed(k, fx):
+            if t not in self.usable and t not in self.lazy and t not in self.promoted \
+                    and not sy.killed(k, fx):
                 self.site_load.add(t)
                 self.kinfo.setdefault(t, k)
         text = self.visit(e)
@@ -172,26 +202,44 @@ class SyncGen:
         reads that nothing in it kills become lazily loaded images (flags reset on entry)."""
         sy = self.sync
         fx = sy.scan(n)
-        saved = dict(self.lazy)
+        saved = dict(self.lazy), dict(self.promoted)
         valid = self.valid or set()
-        resets = ""
+        resets, promote = "", []
         if fx.has_label:  # a jump may enter the loop past its entry
             h = set()
         else:
             h = {t for t in valid if not sy.killed(self.kinfo[t], fx)}
             for t, k in fx.all_reads().items():
-                if t in h or t in self.lazy or sy.killed(k, fx):
+                if t in self.promoted or t in self.lazy:
+                    continue
+                if promotable(sy, k, fx):
+                    self.promoted[t] = k
+                    promote.append(k)
+                    continue
+                if t in h or sy.killed(k, fx):
                     continue
                 f = "vmcc_v%d" % (len(self.flags) + 1)
                 self.flags.append(f)
                 self.lazy[t] = f
                 self.image(k)
                 resets += "%s = 0; " % f
+        for k in promote:
+            resets += "{ %s } " % self.img_load(k)
         self.valid = set(h)
         return resets, saved, h
 
-    def loop_text(self, resets, text):
-        return "{ %s\n%s%s}" % (resets, text, " " * self.indent_level) if resets else text
+    def loop_exit(self, saved, h):
+        """After the loop: promoted images written back (and valid); the rest as on entry."""
+        new = [k for t, k in self.promoted.items() if t not in saved[1]]
+        self.lazy, self.promoted = saved
+        self.valid = set(h) | {k.text for k in new}
+        return self.writebacks(new)
+
+    def loop_text(self, resets, text, tail):
+        if not resets and not tail:
+            return text
+        ind = " " * self.indent_level
+        return "{ %s\n%s%s\n%s}" % (resets, ind, text.rstrip(), ind + tail)
 
     def visit_While(self, n):
         if not self.sync_on():
@@ -199,8 +247,8 @@ class SyncGen:
         resets, saved, h = self.loop_enter(n)
         cond = self.region_expr(n.cond)
         body = self._generate_stmt(n.stmt, add_indent=True)
-        self.lazy, self.valid = saved, set(h)
-        return self.loop_text(resets, "while (%s)\n%s" % (cond, body))
+        tail = self.loop_exit(saved, h)
+        return self.loop_text(resets, "while (%s)\n%s" % (cond, body), tail)
 
     def visit_DoWhile(self, n):
         if not self.sync_on():
@@ -209,8 +257,9 @@ class SyncGen:
         body = self._generate_stmt(n.stmt, add_indent=True)
         self.valid = set(h)  # `continue` reaches the condition too
         cond = self.region_expr(n.cond)
-        self.lazy, self.valid = saved, set(h)
-        return self.loop_text(resets, "do\n%s%swhile (%s);" % (body, self._make_indent(), cond))
+        tail = self.loop_exit(saved, h)
+        return self.loop_text(resets, "do\n%s%swhile (%s);" % (body, self._make_indent(), cond),
+                              tail)
 
     def sync_for(self, n):
         resets, saved, h = self.loop_enter(n)
@@ -220,9 +269,9 @@ class SyncGen:
         body = self._generate_stmt(n.stmt, add_indent=True)
         self.valid = set(h)
         nxt = self.region_expr(n.next)
-        self.lazy, self.valid = saved, set(h)
+        tail = self.loop_exit(saved, h)
         return self.loop_text(resets, "for (%s;%s;%s)\n%s" % (
-            init, " " + cond if n.cond else "", " " + nxt if n.next else "", body))
+            init, " " + cond if n.cond else "", " " + nxt if n.next else "", body), tail)
 
     # branches and jumps
     def visit_If(self, n):

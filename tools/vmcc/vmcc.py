@@ -372,6 +372,9 @@ class Rewriter(SyncGen, c_generator.CGenerator):
     def write(self, n, op, value):
         """n op= value (op '=' for a plain assignment); the value of the expression is the
         image after the assignment."""
+        promoted = self.promoted_write(n, op, value)
+        if promoted is not None:
+            return promoted
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
         a, i, _ = self.tmp()
         if op == "=":
@@ -384,6 +387,9 @@ class Rewriter(SyncGen, c_generator.CGenerator):
 
     def incdec(self, n, op):
         """++ and -- (prefix, or postfix as p++ / p--) on a virtual lvalue."""
+        promoted = self.promoted_write(n, op, None)
+        if promoted is not None:
+            return promoted
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
         a, i, o = self.tmp()
         step = "++" if op.endswith("++") else "--"
