@@ -8,6 +8,7 @@ int bits[64];
 
 static long peek(void) { return seen; }          /* reads seen by name */
 static void poke(void) { peeked += 1000; }       /* writes peeked by name */
+static void reset(void) { peeked = 5; }          /* writes it without reading it */
 
 static long until(long cap)
 {
@@ -53,9 +54,20 @@ int main(void)
         peeked *= 2;
     }
     for (i = 0; i < 5; i++) {
+        peeked += i;
+        if (i == 3)
+            reset();
+    }
+    for (i = 0; i < 5; i++) {
         ptr_target += i;
         *p += 1;                         /* a pointer reaches ptr_target */
     }
+    r1 = 0;
+    for (i = 0; i < 5; i++) {
+        ptr_target += 3;
+        r1 += *p;                        /* ... and reads it */
+    }
+    printf("ptr %ld\n", r1);
     printf("calls %ld %ld %ld\n", seen, peeked, ptr_target);
     printf("goto %d %d\n", jump_out(3), jump_out(70));
     steps = 0;
