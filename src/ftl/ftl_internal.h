@@ -7,6 +7,9 @@
 #include "strata/ftl.h"
 
 #define FTL_NONE 0xFFFFu
+/* Fresh lavish blocks tried when programs keep failing their status (a target, a relocation,
+ * a header): each failure kills one, so a few in a row end in STRATA_EIO, not a loop. */
+#define FTL_TRIES 4u
 #define FTL_NO_SEQ 0xFFFFFFFFu
 
 /* labinfo[lab]: a LAB in use holds its valid-sector count; a free one FTL_LAB_FREE plus the

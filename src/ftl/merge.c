@@ -12,8 +12,6 @@
 
 #include "ftl_internal.h"
 
-#define TARGET_TRIES 4u /* fresh LABs tried when a target's block fails to program */
-
 enum run_sel { RUN_DLB, RUN_ALL };
 
 struct run {
@@ -142,7 +140,7 @@ static int target_run(struct strata_ftl *ftl, struct ftl_ent *e, enum run_sel se
     int rc = STRATA_ENOSPC;
     prev.dlb = ftl->dlb[lbn];
     prev.llb = ftl->llb[lbn];
-    for (tries = 0; tries < TARGET_TRIES; tries++) {
+    for (tries = 0; tries < FTL_TRIES; tries++) {
         struct ftl_pair p = *pair;
         if ((rc = ftl_lab_alloc(ftl, &run->lab)) != 0)
             return rc;
@@ -295,7 +293,7 @@ int ftl_merge3(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t bad)
     uint32_t lbn = ftl_ent_lbn(e), dlb = ftl->dlb[lbn], llb = ftl->llb[lbn];
     uint32_t cursor = ftl_ent_cursor(e), tries;
     int rc = merge3_pass(ftl, e);
-    for (tries = 0; rc == STRATA_EBADBLOCK && tries < TARGET_TRIES; tries++) {
+    for (tries = 0; rc == STRATA_EBADBLOCK && tries < FTL_TRIES; tries++) {
         /* the target's record failed: move again from the target, which is left dead */
         uint32_t target = ftl->dlb[lbn], pos = ftl_ent_cursor(e);
         rc = merge3_pass(ftl, e);
