@@ -224,12 +224,18 @@ void ftl_merge1(struct strata_ftl *ftl, struct ftl_ent *e)
     ftl->stats.merges[0]++;
 }
 
-/* A program at e's cursor failed: move the LBN to a fresh LAB, the failing one dead. */
+/* A program at e's cursor failed: move the LBN to a fresh LAB, the failing one dead. When that
+ * cannot be done (no free LAB), the failing LAB is flagged dead while still in use: it takes no
+ * program from now on (ftl_prog_pos), so the failed page is never programmed again (FTL-2), and
+ * its sectors stay readable until a later relocation moves them out. */
 int ftl_relocate(struct strata_ftl *ftl, struct ftl_ent *e)
 {
     uint32_t pos = ftl_ent_cursor(e), lab = ftl_pair_lab(ftl, ftl_ent_lbn(e), pos);
     int rc = ftl_merge3(ftl, e, lab);
-    return rc != 0 ? rc : ftl_retire_pos(ftl, lab, ftl_lpos(ftl, pos));
+    if (rc == 0)
+        return ftl_retire_pos(ftl, lab, ftl_lpos(ftl, pos));
+    ftl_lab_condemn(ftl, lab);
+    return rc;
 }
 
 /* Merge II: the DLB's valid sectors appended to the LLB, which becomes the DLB (persistent: a

@@ -23,7 +23,8 @@ struct shim {
     uint64_t progs, fail_at; /* fail the fail_at-th page program (1-based); 0: none */
     uint8_t twice;           /* fail the program after it too (a relocation's, often) */
     uint8_t land;            /* the failed programs' bytes reach the device */
-    uint8_t *failed;         /* per page: its program failed since the block's erase */
+    uint64_t erases, erase_fail_at; /* fail the erase_fail_at-th erase (1-based); 0: none */
+    uint8_t *failed;         /* per page: its program (or its block's erase) failed */
     uint32_t reprograms;     /* programs of such a page: the defect this test hunts */
     uint32_t first_page;     /* the first page programmed again (for the message) */
 };
@@ -47,7 +48,13 @@ static int shim_erase(const struct strata_flash *f, uint32_t unit)
 {
     struct shim *s = shim_of(f);
     uint32_t ppb = f->geo.erase_size / f->geo.page_size;
-    int rc = strata_flash_erase(s->sim, unit);
+    int rc;
+    if (++s->erases == s->erase_fail_at) {
+        /* the block keeps what it held: none of its pages may be programmed from now on */
+        memset(s->failed + (size_t)unit * ppb, 1, ppb);
+        return STRATA_EIO;
+    }
+    rc = strata_flash_erase(s->sim, unit);
     if (rc == 0)
         memset(s->failed + (size_t)unit * ppb, 0, ppb);
     return rc;
@@ -105,14 +112,21 @@ static const struct strata_flash *shim_wrap(struct strata_sim *sim, void *arg)
     return &s->flash;
 }
 
-/* One run's outcome. */
-/* Pages per block: small blocks, so that a pair fills within a few dozen writes. */
+/* Pages per block: small blocks, so that a pair fills within a few dozen writes; shrunk, a
+ * page larger than a sector holds several, so two pages make a block of as many positions (the
+ * burst's length, and each position failed in turn, grow with the positions: test time). */
 #define PAGES 4u
+#define PAGES_SHRUNK 2u
 
+/* The injected fault: the k-th page program of the burst (alone, its bytes landed; or with
+ * the program after it, neither landed), or the k-th erase (the block left as it was). */
+enum fault_kind { F_PROG, F_PROG2, F_ERASE };
+static const char *const fault_names[] = {"program", "program and the next", "erase"};
+
+/* One run's outcome. */
 struct outcome {
-    uint64_t progs;          /* page programs the burst issued */
-    uint8_t stuck;           /* the burst ended in STRATA_ENOSPC (two failures, see run) */
-    uint32_t failed_writes;  /* writes that returned an error */
+    uint64_t progs, erases;     /* page programs and erases the burst issued */
+    uint8_t stuck;              /* the burst ended in STRATA_ENOSPC (see run) */
     struct strata_ftl_stats st; /* before any remount */
 };
 
@@ -124,8 +138,11 @@ static uint32_t burst_writes(uint32_t spb)
     return 12u * spb + 16u;
 }
 
-/* Read every sector: the model's stamp, nothing else and no error. */
-static void check_all(struct ft_dev *d, const struct ft_model *m, const char *when)
+/* Read every sector: the model's stamp (or `alt`'s, for a sector whose write failed: old or
+ * new bytes), nothing else and no error; `full`: a read may be refused with STRATA_ENOSPC (its
+ * cache miss evicts a changed ILBM, whose record must be relocated, with no free LAB). */
+static void check_all(struct ft_dev *d, const struct ft_model *m, const uint32_t *alt,
+                      uint8_t full, const char *when)
 {
     uint8_t *buf = malloc(m->size);
     uint32_t s;
@@ -133,10 +150,12 @@ static void check_all(struct ft_dev *d, const struct ft_model *m, const char *wh
     for (s = 0; s < m->sectors; s++) {
         uint32_t got;
         int rc = d->dev.read(d->dev.ctx, s, buf);
+        if (rc == STRATA_ENOSPC && full)
+            continue;
         if (rc != 0)
             fail_msg("%s: read of sector %u: %d %s", when, (unsigned)s, rc, strata_strerror(rc));
         got = ft_stamp_of(buf, m->size, s);
-        if (got != m->stamp[s])
+        if (got != m->stamp[s] && (alt[s] == 0 || got != alt[s]))
             fail_msg("%s: sector %u reads stamp %u, the model says %u", when, (unsigned)s,
                      (unsigned)got, (unsigned)m->stamp[s]);
     }
@@ -153,14 +172,63 @@ static uint32_t burst_sector(uint32_t i, uint32_t sectors)
     return i % 2u == 0u ? (i * 7u) % 3u : (i * 13u + 3u) % sectors;
 }
 
-static void run(const struct ft_params *p, uint32_t writes, uint64_t fail_at, uint8_t twice,
-                struct outcome *out)
+static void arm(struct shim *sh, enum fault_kind kind, uint64_t k)
+{
+    sh->progs = 0; /* the burst's operations, not the format's */
+    sh->erases = 0;
+    sh->fail_at = kind == F_ERASE ? 0u : k;
+    sh->twice = kind == F_PROG2;
+    sh->land = kind == F_PROG;
+    sh->erase_fail_at = kind == F_ERASE ? k : 0u;
+}
+
+/* Writes [from, to) of the burst. One failure kills one lavish block, which the device has
+ * spare: a write must succeed (relocated). Two in one write can kill the reserve's block as
+ * well, and with every LBN holding a full DLB/LLB pair no merge can free one: STRATA_ENOSPC for
+ * the writes that need one, nothing lost (ftl.h, BAD BLOCKS); so can one on a tight device. The
+ * sector then holds its old or its new bytes (`alt`). Any other error is a finding. */
+static void burst(struct ft_dev *d, struct ft_model *m, uint32_t *alt, uint32_t from, uint32_t to,
+                  enum fault_kind kind, uint64_t k, uint8_t tight, struct outcome *out)
+{
+    uint32_t i;
+    for (i = from; i < to; i++) {
+        uint32_t s = burst_sector(i, m->sectors), before = m->stamp[s];
+        int rc = ft_write(&d->dev, m, s);
+        alt[s] = 0;
+        if (rc == STRATA_ENOSPC && (kind == F_PROG2 || tight)) {
+            out->stuck = 1;
+            alt[s] = m->next - 1u;
+            m->stamp[s] = before;
+            continue;
+        }
+        if (rc != 0)
+            fail_msg("%s %u failed: write %u of sector %u: %d %s", fault_names[kind],
+                     (unsigned)k, (unsigned)i, (unsigned)s, rc, strata_strerror(rc));
+    }
+}
+
+static void assert_no_reprogram(const struct shim *sh, enum fault_kind kind, uint64_t k,
+                                const char *when)
+{
+    if (sh->reprograms != 0)
+        fail_msg("%s %u failed: %s: page %u programmed again before an erase (%u times)",
+                 fault_names[kind], (unsigned)k, when, (unsigned)sh->first_page,
+                 (unsigned)sh->reprograms);
+}
+
+/* One burst with the fault armed. `tight`: a device with one lavish block to spare, where a
+ * relocation may find no free one (STRATA_ENOSPC): the burst goes on, and the failed block must
+ * still never be programmed again. Persistent mode: sync, remount (which knows nothing of the
+ * failure but what the flash holds) and half a burst more, which must not program the failed
+ * page either. */
+static void run(const struct ft_params *p, uint32_t writes, enum fault_kind kind, uint64_t k,
+                uint8_t tight, struct outcome *out)
 {
     struct strata_sim_config sc;
     struct ft_dev d;
     struct ft_model m;
     struct shim sh;
-    uint32_t i;
+    uint32_t *alt;
     memset(&sc, 0, sizeof sc);
     memset(&sh, 0, sizeof sh);
     memset(out, 0, sizeof *out);
@@ -170,67 +238,78 @@ static void run(const struct ft_params *p, uint32_t writes, uint64_t fail_at, ui
     sc.options = STRATA_SIM_OPT_NO_STATUS_FAILS;
     assert_int_equal(ft_try_open(&d, p, &sc, shim_wrap, &sh), 0);
     ft_model_init(&m, d.dev.sectors, d.dev.sector_size);
-    sh.progs = 0; /* the burst's programs, not the format's */
-    sh.fail_at = fail_at;
-    sh.twice = twice;
-    sh.land = (uint8_t)!twice;
-    for (i = 0; i < writes; i++) {
-        uint32_t s = burst_sector(i, m.sectors);
-        int rc = ft_write(&d.dev, &m, s);
-        /* One failure kills one lavish block, which the device has spare: the write must
-         * succeed (relocated). Two in one write can kill the reserve's block as well, and with
-         * every LBN holding a full DLB/LLB pair no merge can free one: STRATA_ENOSPC, writes
-         * refused from then on, nothing lost (ftl.h, BAD BLOCKS). Any other error is a finding. */
-        if (rc == STRATA_ENOSPC && twice) {
-            out->stuck = 1;
-            break;
-        }
-        if (rc != 0)
-            fail_msg("k=%u%s: write %u of sector %u: %d %s", (unsigned)fail_at,
-                     twice ? " and the next" : "", (unsigned)i, (unsigned)s, rc,
-                     strata_strerror(rc));
-    }
+    alt = calloc(m.sectors, sizeof *alt);
+    assert_non_null(alt);
+    arm(&sh, kind, k);
+    burst(&d, &m, alt, 0, writes, kind, k, tight, out);
     out->progs = sh.progs;
-    if (sh.reprograms != 0)
-        fail_msg("k=%u%s: page %u programmed again after its program failed (%u times)",
-                 (unsigned)fail_at, twice ? " and the next" : " (landed)",
-                 (unsigned)sh.first_page, (unsigned)sh.reprograms);
-    check_all(&d, &m, "after the burst");
+    out->erases = sh.erases;
+    assert_no_reprogram(&sh, kind, k, "the burst");
+    check_all(&d, &m, alt, tight, "after the burst");
     strata_ftl_stat(&d.ftl, &out->st);
     if (p->mode == STRATA_FTL_PERSISTENT) {
         int rc = d.dev.sync(d.dev.ctx);
         if (rc == 0)
             rc = ft_mount(&d);
         if (rc != 0)
-            fail_msg("k=%u: sync and remount: %d %s", (unsigned)fail_at, rc, strata_strerror(rc));
-        check_all(&d, &m, "after a remount");
+            fail_msg("%s %u failed: sync and remount: %d %s", fault_names[kind], (unsigned)k,
+                     rc, strata_strerror(rc));
+        check_all(&d, &m, alt, tight, "after a remount");
+        burst(&d, &m, alt, writes, writes + writes / 2u, kind, k, tight, out);
+        assert_no_reprogram(&sh, kind, k, "after a remount");
+        check_all(&d, &m, alt, tight, "after a remount and writes");
     }
-    assert_int_equal(sh.reprograms, 0);
     ts_assert_no_violations(d.sim);
+    free(alt);
     ft_model_free(&m);
     ft_close(&d);
     free(sh.failed);
 }
 
-/* Every page program of the burst failed in turn (odd k: alone, its bytes landed; even k: with
- * the program after it, neither landed), for one configuration. */
-static void every_position(const char *profile, uint8_t mode, uint8_t shrink)
+/* Each of the burst's operations of one kind failed in turn. */
+static void each_failed(const struct ft_params *p, uint32_t writes, enum fault_kind kind,
+                        uint64_t total, uint8_t tight)
+{
+    struct outcome o;
+    uint32_t relocations = 0, dead = 0, stuck = 0;
+    uint64_t k;
+    for (k = 1; k <= total; k++) {
+        /* page programs: odd k alone (landed), even k with the next (neither landed) */
+        enum fault_kind kk = kind == F_ERASE ? F_ERASE : k % 2u == 0u ? F_PROG2 : F_PROG;
+        run(p, writes, kk, k, tight, &o);
+        relocations += o.st.relocations;
+        dead += o.st.dead_labs;
+        stuck += o.stuck;
+        /* the failing block's lavish block is never used on: dead, or (no free one to move
+         * to, the write refused) flagged so while its sectors wait to be moved */
+        if (o.st.dead_labs == 0 && !o.stuck)
+            fail_msg("%s %u failed: no lavish block dead", fault_names[kk], (unsigned)k);
+    }
+    printf("#   each of %u %ss failed in turn: %u relocations, %u dead lavish blocks, no page "
+           "programmed twice; %u runs had writes refused (ENOSPC)\n",
+           (unsigned)total, kind == F_ERASE ? "erase" : "program", (unsigned)relocations,
+           (unsigned)dead, (unsigned)stuck);
+}
+
+/* Every page program and every erase of the burst failed in turn, for one configuration;
+ * `tight`: on a device with one lavish block to spare. */
+static void every_position(const char *profile, uint8_t mode, uint8_t shrink, uint8_t tight)
 {
     const char *what = mode == STRATA_FTL_PERSISTENT ? "persistent" : "volatile";
     struct ft_params p;
     struct strata_sim_config sc;
     struct ft_dev probe;
     struct outcome o;
-    uint64_t total, k;
-    uint32_t relocations = 0, stuck = 0, spb;
+    uint32_t spb, writes;
     int rc;
     memset(&p, 0, sizeof p);
-    p.profile = ft_small_blocks(profile, PAGES);
-    p.units = 20;
+    p.profile = ft_small_blocks(profile, shrink && ft_profile(profile)->geo.page_size > 512u
+                                             ? PAGES_SHRUNK : PAGES);
+    p.units = tight ? 16u : 20u;
     p.degree = 2;
     p.shrink = shrink;
     p.cache = 2;
-    p.reserve = 2;
+    p.reserve = tight ? 1u : 2u;
     p.mode = mode;
     p.seed = 41;
     memset(&sc, 0, sizeof sc);
@@ -242,31 +321,24 @@ static void every_position(const char *profile, uint8_t mode, uint8_t shrink)
                shrink ? "shrunk" : "pages", strata_strerror(rc));
         return;
     }
-    /* three LBNs, at least two lavish blocks spare: two failed programs kill two, and the
-     * remount must still find the LBNs' lavish blocks plus the reserve (ftl.h, BAD BLOCKS) */
-    spb = PAGES * sc.profile->geo.page_size / probe.dev.sector_size;
+    /* three LBNs, at least two lavish blocks spare: two failures kill two, and the remount
+     * must still find the LBNs' lavish blocks plus the reserve (ftl.h, BAD BLOCKS) */
+    spb = sc.profile->geo.erase_size / probe.dev.sector_size;
     assert_true(probe.dev.sectors >= 5u * spb);
     p.sectors = 3u * spb;
     ft_close(&probe);
-    run(&p, burst_writes(spb), 0, 0, &o);
-    total = o.progs;
-    printf("# %s, %s, %s: %u sectors of %u B, %u writes: %u page programs, %u switches, "
-           "merges I/II/III %u/%u/%u, %u map records\n",
-           profile, what, shrink ? "shrunk" : "pages", (unsigned)p.sectors,
-           (unsigned)probe.dev.sector_size, (unsigned)burst_writes(spb), (unsigned)total,
-           (unsigned)o.st.switches, (unsigned)o.st.merges[0], (unsigned)o.st.merges[1],
-           (unsigned)o.st.merges[2], (unsigned)o.st.map_writes);
+    writes = burst_writes(spb);
+    run(&p, writes, F_PROG, 0, tight, &o);
+    printf("# %s, %s, %s%s: %u sectors of %u B, %u writes: %u page programs, %u erases, "
+           "%u switches, merges I/II/III %u/%u/%u, %u map records\n",
+           profile, what, shrink ? "shrunk" : "pages", tight ? ", tight" : "",
+           (unsigned)p.sectors, (unsigned)probe.dev.sector_size, (unsigned)writes,
+           (unsigned)o.progs,
+           (unsigned)o.erases, (unsigned)o.st.switches, (unsigned)o.st.merges[0],
+           (unsigned)o.st.merges[1], (unsigned)o.st.merges[2], (unsigned)o.st.map_writes);
     assert_true(o.st.switches > 0);
-    for (k = 1; k <= total; k++) {
-        run(&p, burst_writes(spb), k, (uint8_t)(k % 2u == 0u), &o);
-        relocations += o.st.relocations;
-        stuck += o.stuck;
-        if (o.st.retired == 0) /* the failing block must be retired, never used on */
-            fail_msg("k=%u: no block retired", (unsigned)k);
-    }
-    printf("#   every one failed in turn: %u relocations, no page programmed twice; %u of the "
-           "%u double failures left the FTL full (ENOSPC)\n",
-           (unsigned)relocations, (unsigned)stuck, (unsigned)(total / 2u));
+    each_failed(&p, writes, F_PROG, o.progs, tight);
+    each_failed(&p, writes, F_ERASE, o.erases, tight);
 }
 
 static void all_configurations(const char *profile)
@@ -274,7 +346,8 @@ static void all_configurations(const char *profile)
     uint8_t mode, shrink;
     for (mode = 0; mode < 2; mode++)
         for (shrink = 0; shrink < 2; shrink++)
-            every_position(profile, mode ? STRATA_FTL_PERSISTENT : STRATA_FTL_VOLATILE, shrink);
+            every_position(profile, mode ? STRATA_FTL_PERSISTENT : STRATA_FTL_VOLATILE, shrink,
+                           0);
 }
 
 static void k9f1g08(void **state)
@@ -299,6 +372,11 @@ static void nand_pic24(void **state)
 {
     (void)state;
     all_configurations("nand-pic24");
+    /* FTL-2's part: where the fuzz target found a failed page programmed again (a relocation
+     * with no free lavish block left the cursor on it) */
+    every_position("nand-pic24", STRATA_FTL_VOLATILE, 0, 1);
+    every_position("nand-pic24", STRATA_FTL_VOLATILE, 1, 1);
+    every_position("nand-pic24", STRATA_FTL_PERSISTENT, 0, 1);
 }
 
 int main(void)
