@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "report.h"
 
 static const char *const vnames[3] = {"B-tree", "VMTree", "VMTree-OW"};
@@ -286,10 +287,9 @@ int main(int argc, char **argv)
     static const uint8_t levels5_2[] = {0, 1};
     const char *out = NULL;
     struct strata_report *rep;
-    int i, rc;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
+    int rc;
+    if (strata_bench_args(argc, argv, "bench_btree", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     if ((rc = bench_load_data()) != 0) {
         fprintf(stderr, "bench_btree: cannot load the data series: %s\n", strata_strerror(rc));
         return 1;

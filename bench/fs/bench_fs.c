@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench_fs.h"
+#include "bench_args.h"
 #include "dataset.h"
 #include "report.h"
 
@@ -373,10 +374,9 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     struct strata_report *r;
-    int i;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
+    int rc;
+    if (strata_bench_args(argc, argv, "bench_fs", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("fs", "strata_fs: the Coffee file system, crash-consistent");
     if (r == NULL)
         return 1;
@@ -392,7 +392,7 @@ int main(int argc, char **argv)
     fs_plot_workloads(r);
     examples(r);
     footprint(r);
-    i = strata_report_write(r, out, stdout);
+    rc = strata_report_write(r, out, stdout);
     strata_report_free(r);
-    return i == 0 ? 0 : 1;
+    return rc == 0 ? 0 : 1;
 }

@@ -27,7 +27,9 @@
 
 #include "baseline.h"
 #include "plots.h"
+#include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/error.h"
 #include "strata/ftl.h"
 #include "strata/sim.h"
@@ -62,10 +64,7 @@ static void push_cb(void *arg, uint32_t sector, int write)
 static uint64_t rng;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return strata_rand_below(&rng, n);
 }
 
 static void gen_sequential(struct trace *t, uint32_t S)
@@ -505,13 +504,11 @@ int main(int argc, char **argv)
 {
     const char *out = NULL, *trace = NULL;
     struct strata_report *r;
-    int i, failed = 0;
-    for (i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--out") == 0)
-            out = argv[i + 1];
-        else if (strcmp(argv[i], "--trace") == 0)
-            trace = argv[i + 1];
-    }
+    const struct strata_bench_opt opts[] = {{"--trace", 1, &trace}};
+    int failed = 0;
+    if (strata_bench_args(argc, argv, "bench_ftl", "[--trace FILE]", &out, opts, 1) !=
+        STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("ftl", "strata_ftl: Lavish-FTL beside Log-FTL and Superblock-FTL "
                                  "(FaTVM Section 7.3)");
     strata_report_note(r, "Volatile mode (the paper's); device time and energy from the "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "report.h"
 
 #define N_RECORDS 20000u
@@ -407,41 +408,39 @@ int main(int argc, char **argv)
     uint64_t fb_discard = 0, fb_erase = 0;
     const struct store_ops *stores[3] = {&rb_ops, &wal_ops, &cow_ops};
     int w, s, rc;
-    for (w = 1; w < argc; w++) {
-        if (strcmp(argv[w], "--out") == 0 && w + 1 < argc)
-            out = argv[++w];
-        else if (strcmp(argv[w], "--probe") == 0 && w + 3 < argc) {
-            /* one run, printed in detail: --probe STORE DATA MA (for calibration and debugging) */
-            const struct store_ops *ops = strncmp(argv[w + 1], "wal", 3) == 0   ? &wal_ops
-                                          : strcmp(argv[w + 1], "cow") == 0     ? &cow_ops
-                                          : strcmp(argv[w + 1], "regular") == 0 ? &regular_ops
-                                                                                : &rb_ops;
-            int kind = atoi(argv[w + 2]);
-            struct run_result r;
-            if (strncmp(argv[w + 1], "wal", 3) == 0 && argv[w + 1][3] != '\0')
-                wal_table = (unsigned)atoi(argv[w + 1] + 3); /* "wal16": a 16-entry table */
-            data[kind] = calloc(N_RECORDS, sizeof *data[kind]);
-            wl_make((enum wl_kind)kind, N_RECORDS, data[kind]);
-            one(ops, (enum wl_kind)kind, atof(argv[w + 3]), ops == &cow_ops ? STRATA_KV_ERASE_UNDO : 0,
-                10, &r);
-            printf("rc %d total %.2f on %.2f off %.2f flash %.2f s compute %.2f s flash %.3f J "
-                   "compute %.3f J failures %llu erases %llu progs %llu (%llu B) reads %llu (%llu B) "
-                   "flash-only %.2f s live %u insert %.3f ms commit %.2f ms restore %.2f ms scan "
-                   "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u avg-live %.0f "
-                   "log %llu B\n",
-                   r.rc, r.total_s, r.on_s, r.off_s, r.flash_s, r.compute_s, r.flash_j,
-                   r.compute_j, (unsigned long long)r.failures, (unsigned long long)r.erases,
-                   (unsigned long long)r.progs, (unsigned long long)r.prog_bytes,
-                   (unsigned long long)r.reads, (unsigned long long)r.read_bytes, r.flash_only_s,
-                   r.live, ms(&r.insert), ms(&r.commit), ms(&r.restore), ms(&r.scan),
-                   (unsigned long long)r.hash, r.marks, r.slots_zeroed, r.units_restored,
-                   r.fallbacks, r.live_samples ? r.live_sum / (double)r.live_samples : 0.0,
-                   (unsigned long long)r.log_bytes);
-            return r.rc ? 1 : 0;
-        } else {
-            fprintf(stderr, "usage: bench_kv [--out DIR]\n");
-            return 2;
-        }
+    const char *probe[3] = {NULL, NULL, NULL};
+    /* one run, printed in detail: --probe STORE DATA MA (for calibration and debugging) */
+    const struct strata_bench_opt opts[] = {{"--probe", 3, probe}};
+    if (strata_bench_args(argc, argv, "bench_kv", "[--probe STORE DATA MA]", &out, opts, 1) !=
+        STRATA_BENCH_ARGS_OK)
+        return 2;
+    if (probe[0] != NULL) {
+        const struct store_ops *ops = strncmp(probe[0], "wal", 3) == 0   ? &wal_ops
+                                      : strcmp(probe[0], "cow") == 0     ? &cow_ops
+                                      : strcmp(probe[0], "regular") == 0 ? &regular_ops
+                                                                        : &rb_ops;
+        int kind = atoi(probe[1]);
+        struct run_result r;
+        if (strncmp(probe[0], "wal", 3) == 0 && probe[0][3] != '\0')
+            wal_table = (unsigned)atoi(probe[0] + 3); /* "wal16": a 16-entry table */
+        data[kind] = calloc(N_RECORDS, sizeof *data[kind]);
+        wl_make((enum wl_kind)kind, N_RECORDS, data[kind]);
+        one(ops, (enum wl_kind)kind, atof(probe[2]), ops == &cow_ops ? STRATA_KV_ERASE_UNDO : 0,
+            10, &r);
+        printf("rc %d total %.2f on %.2f off %.2f flash %.2f s compute %.2f s flash %.3f J "
+               "compute %.3f J failures %llu erases %llu progs %llu (%llu B) reads %llu (%llu B) "
+               "flash-only %.2f s live %u insert %.3f ms commit %.2f ms restore %.2f ms scan "
+               "%.2f ms hash %016llx marks %u zeroed %u units %u fallbacks %u avg-live %.0f "
+               "log %llu B\n",
+               r.rc, r.total_s, r.on_s, r.off_s, r.flash_s, r.compute_s, r.flash_j,
+               r.compute_j, (unsigned long long)r.failures, (unsigned long long)r.erases,
+               (unsigned long long)r.progs, (unsigned long long)r.prog_bytes,
+               (unsigned long long)r.reads, (unsigned long long)r.read_bytes, r.flash_only_s,
+               r.live, ms(&r.insert), ms(&r.commit), ms(&r.restore), ms(&r.scan),
+               (unsigned long long)r.hash, r.marks, r.slots_zeroed, r.units_restored,
+               r.fallbacks, r.live_samples ? r.live_sum / (double)r.live_samples : 0.0,
+               (unsigned long long)r.log_bytes);
+        return r.rc ? 1 : 0;
     }
     for (w = 0; w < 3; w++) {
         data[w] = calloc(N_RECORDS, sizeof *data[w]);

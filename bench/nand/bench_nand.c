@@ -20,7 +20,9 @@
 
 #include "ecc_variants.h"
 #include "nand_internal.h"
+#include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/crc.h"
 #include "strata/sim.h"
 
@@ -38,10 +40,7 @@ static double now_ns(void)
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return strata_rand_below(&rng_state, n);
 }
 
 /* ---- one codeword of a codec ---------------------------------------------------------------- */
@@ -514,15 +513,8 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     struct strata_report *r;
-    int i;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else {
-            fprintf(stderr, "usage: bench_nand [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_nand", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("nand", "NAND layer: ECC, layout and device costs");
     strata_report_note(r, "What the shared NAND layer (src/nand) costs: CPU per codeword, the "
                           "encoder choices behind its ROM figure, how often errors beyond the "

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/sim.h"
 
 #define MIN_CODEWORDS 16384u
@@ -22,14 +24,6 @@
 struct ber {
     double model, measured, per_page, beyond, expected;
 };
-
-static uint64_t next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* P(Poisson(lambda) > t) */
 static double poisson_beyond(double lambda, uint32_t t)
@@ -72,7 +66,7 @@ static int program_page(struct strata_sim *sim, uint32_t p, uint64_t *rng, uint8
     uint32_t i;
     int rc;
     for (i = 0; i < g->page_size + g->spare_size; i++)
-        buf[i] = (uint8_t)next(rng);
+        buf[i] = (uint8_t)strata_xorshift64(rng);
     memset(buf + g->page_size + g->bbm_offset, 0xFF, g->bbm_len);
     if (cut_late)
         strata_sim_cut_after_bytes(sim, g->page_size - g->page_size / 4);
@@ -227,14 +221,8 @@ int main(int argc, char **argv)
     struct strata_report *r;
     size_t i, c;
     int failed = 0;
-    for (i = 1; i < (size_t)argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < (size_t)argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench_ber [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_ber", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("ber", "NAND raw bit-error rate vs P/E cycles (simulator model)");
     strata_report_note(r, "Each row: every block of a device of at least %u codewords set to the "
                           "P/E count, every page programmed with random data and read once "

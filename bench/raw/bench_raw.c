@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/sim.h"
 
 #define MAX_BYTES (1u << 20)
@@ -50,10 +52,7 @@ static void shuffle(uint32_t *v, uint32_t n, uint64_t *rng)
     uint32_t i;
     for (i = n; i > 1; i--) {
         uint32_t j, t;
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        j = (uint32_t)(*rng % i);
+        j = strata_rand_below(rng, i);
         t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;
@@ -213,14 +212,8 @@ int main(int argc, char **argv)
     struct strata_report *r;
     size_t i;
     int failed = 0;
-    for (i = 1; i < (size_t)argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < (size_t)argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench_raw [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_raw", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     r = strata_report_new("raw", "Raw device throughput per profile");
     strata_report_note(r, "Page-sized accesses over up to 1 MiB of each device (the whole part "
                           "when smaller); times are simulated device time from the profile, not "

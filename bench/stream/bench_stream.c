@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_args.h"
+#include "rng.h"
 
 #define YEAR_MIN 525600u
 #define MONTH_MIN 43200u
@@ -16,10 +18,7 @@
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t below)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % below);
+    return strata_rand_below(&rng_state, below);
 }
 
 static void die(const char *what, int rc)
@@ -372,17 +371,14 @@ int main(int argc, char **argv)
     uint32_t minutes = 2630880u; /* 1,827 days of minutes */
     struct strata_report *r;
     struct series sr;
-    int i, rc;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--minutes") == 0 && i + 1 < argc) {
-            minutes = (uint32_t)strtoul(argv[++i], NULL, 10);
-        } else {
-            fprintf(stderr, "usage: bench_stream [--out DIR] [--minutes N]\n");
-            return 2;
-        }
-    }
+    const char *minutes_arg = NULL;
+    const struct strata_bench_opt opts[] = {{"--minutes", 1, &minutes_arg}};
+    int rc;
+    if (strata_bench_args(argc, argv, "bench_stream", "[--minutes N]", &out, opts, 1) !=
+        STRATA_BENCH_ARGS_OK)
+        return 2;
+    if (minutes_arg != NULL)
+        minutes = (uint32_t)strtoul(minutes_arg, NULL, 10);
     if ((rc = series_load(&sr, minutes, 5, 1)) != 0)
         die("series", rc);
     r = strata_report_new("stream", "strata_stream: the HybridStore paper's Section 4");

@@ -5,14 +5,7 @@
 
 #include "bench.h"
 #include "dataset.h"
-
-static uint64_t rng_next(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
+#include "rng.h"
 
 int series_load(struct series *sr, uint32_t minutes, uint32_t drop_pct, uint64_t seed)
 {
@@ -40,7 +33,7 @@ int series_load(struct series *sr, uint32_t minutes, uint32_t drop_pct, uint64_t
         size_t h = (j / 60u) % hours, h2 = (h + 1u) % hours;
         double f = (double)(j % 60u) / 60.0;
         double v = strata_dataset_at(&d, h, col) * (1.0 - f) + strata_dataset_at(&d, h2, col) * f;
-        if (rng_next(&x) % 100u < drop_pct)
+        if (strata_xorshift64(&x) % 100u < drop_pct)
             continue;
         sr->ts[sr->n] = sr->t0 + 60u * (uint32_t)j;
         /* hundredths of a degree F at the series' 0.1 F resolution */

@@ -20,7 +20,9 @@
 
 #include "dataset.h"
 #include "plots.h"
+#include "bench_args.h"
 #include "report.h"
+#include "rng.h"
 #include "strata/ftl.h"
 #include "strata/sim.h"
 #include "strata/vm.h"
@@ -35,10 +37,7 @@ static double now_ns(void)
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return strata_rand_below(&rng, n);
 }
 
 static void die(const char *what, int rc)
@@ -559,15 +558,8 @@ int main(int argc, char **argv)
 {
     const char *out = NULL;
     struct strata_report *r;
-    int i;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else {
-            fprintf(stderr, "usage: bench_vm [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (strata_bench_args(argc, argv, "bench_vm", "", &out, NULL, 0) != STRATA_BENCH_ARGS_OK)
+        return 2;
     have_weather = strata_dataset_load_shared("greensboro_nc_tmy3_hourly.csv", &weather) == 0 &&
                    weather.cols >= 8;
     r = strata_report_new("vm", "strata_vm: software virtual memory (FaTVM runtime)");
