@@ -35,6 +35,7 @@ class Key:
     def __init__(self, text, cls, base, deps, node, type_):
         self.text, self.cls, self.base, self.deps, self.node, self.type = \
             text, cls, base, deps, node, type_
+        self.chain = []  # Sync.member_chain(node)
 
 
 class Effects:
@@ -68,6 +69,7 @@ class Sync:
         self.Error = error_type
         self.summaries = {}
         self.busy = set()
+        self.chains = {}  # id(a store's lvalue node) -> (the node, its member_chain)
 
     # ---- what desynchronises an image -------------------------------------------------------
     def exposed(self, vname):
@@ -91,8 +93,46 @@ class Sync:
     def killed(self, k, fx, skip=None):
         if fx.top:
             return True
-        return any(self.kills(k, kind, name) for kind, name, node in fx.writes
-                   if skip is None or node is not skip)
+        return any(self.kills(k, kind, name) and not (kind in (VIRT, UNIV) and
+                                                      self.disjoint(k.chain, node))
+                   for kind, name, node in fx.writes if skip is None or node is not skip)
+
+    def disjoint(self, chain, node):
+        """Is a stable lvalue (its member chain) inside another member of the same struct
+        object than the store to lvalue `node`? `p->re` and `p->im`, `g.a[i]` and `g.b`: then
+        the store leaves its image. The same text names the same object: the key's address reads
+        only locals, unchanged while its image is valid (an assignment or a shadowing
+        declaration kills it), so the store's identical container expression does too."""
+        entry = self.chains.get(id(node))
+        if not chain or entry is None or entry[0] is not node:
+            return False
+        return any(cx == cy and op == oq and f != g and s1 and s2
+                   for cx, op, f, s1 in chain for cy, oq, g, s2 in entry[1])
+
+    def member_chain(self, n):
+        """The member accesses lvalue n lies inside, outwards: (container text, `.` or `->`,
+        member, container is a struct and not a union) for n and each enclosing `.` member or
+        array element, up to the first `->` (beyond it is another object). Computed while n's
+        scopes are current (at scan or key time); nothing when vmcc cannot type it."""
+        rw = self.rw
+        out = []
+        try:
+            while isinstance(n, (c_ast.StructRef, c_ast.ArrayRef)):
+                if isinstance(n, c_ast.StructRef):
+                    t = rw.typeof(n.name)
+                    if n.type == "->":
+                        t = rw.t.target(t)
+                    t = rw.t.resolve(t)
+                    out.append((_TEXT.visit(n.name), n.type, n.field.name,
+                                isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.Struct)))
+                    if n.type == "->":
+                        break
+                elif rw.t.kind(rw.typeof(n.name)) != "array":
+                    break
+                n = n.name
+        except self.Error:
+            return []
+        return out
 
     # ---- stable lvalues ---------------------------------------------------------------------
     def key(self, n):
@@ -110,7 +150,9 @@ class Sync:
             base = self.virt_base(n) if cls == VIRT else None
         except self.Error:
             return None
-        return Key(_TEXT.visit(n), cls, base, deps, n, t)
+        key = Key(_TEXT.visit(n), cls, base, deps, n, t)
+        key.chain = self.member_chain(n)
+        return key
 
     def addr_ok(self, n, deps):
         rw = self.rw
@@ -369,6 +411,8 @@ class Sync:
         if rmw and cls != PHYS:
             self.read(lv, fx, c)
         self.ex_addr(lv, fx, c)
+        if cls != PHYS and id(node) not in self.chains:
+            self.chains[id(node)] = (node, self.member_chain(lv))
         if cls == VIRT:
             fx.writes.append(("virt", self.virt_base(lv), node))
         elif cls == UNIV:

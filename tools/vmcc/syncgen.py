@@ -43,6 +43,7 @@ class SyncGen:
         self.promoted = {}      # keys living in their image through a loop -> sync.Key
         self.flags = []
         self.top_lv = self.top_key = None
+        self.blocks = []        # enclosing blocks, innermost last: [items, index]; None: a loop
 
     def sync_on(self):
         return self.sync is not None and getattr(self, "in_body", False)
@@ -132,7 +133,7 @@ class SyncGen:
 
     def sync_store_tail(self, n, i):
         """After the statement's top-level store: its image holds the stored value."""
-        if self.top_lv is not None and n is self.top_lv:
+        if self.top_key is not None and n is self.top_lv:
             return " %s = %s;" % (self.image(self.top_key), i)
         return ""
 
@@ -152,28 +153,31 @@ class SyncGen:
         text = super()._generate_stmt(n, add_indent)
         if isinstance(n, c_ast.Return) and self.promoted:
             loads += self.writebacks(self.promoted.values())
-        after = {t for t in valid | self.usable if not sy.killed(self.kinfo[t], fx)}
+        tests, kept = self.overlap_tests(n, fx, self.test_candidates(fx, valid | self.usable))
+        after = {t for t in valid | self.usable if not sy.killed(self.kinfo[t], fx)} | kept
         if self.top_key is not None:
             after.add(self.top_key.text)
         self.usable = set()
         self.top_lv = self.top_key = None
         self.valid = None if isinstance(n, c_ast.Return) else after
-        if loads:
+        if loads or tests:
             ind = " " * (self.indent_level + (2 if add_indent else 0))
             text = text.lstrip()
-            if isinstance(n, c_ast.Decl):
+            if isinstance(n, c_ast.Decl):  # no tests: a declaration has no top-level store
                 return ind + loads + "\n" + text
-            return ind + "{ " + loads + "\n" + text + ind + "}\n"
+            return ind + "{ " + loads + "\n" + text + (ind + tests + "\n" if tests else "") + \
+                ind + "}\n"
         return text
 
     def top_target(self, n):
+        """The statement's top-level store (its lvalue node: C evaluates every read of `x = e`
+        before that store, whatever x is) and the store's key when x is a stable lvalue."""
         lv = None
         if isinstance(n, c_ast.Assignment):
             lv = n.lvalue
         elif isinstance(n, c_ast.UnaryOp) and n.op in WRITE_OPS:
             lv = n.expr
-        k = self.sync.key(lv) if lv is not None else None
-        return (lv, k) if k is not None else (None, None)
+        return lv, (self.sync.key(lv) if lv is not None else None)
 
     def region_expr(self, e):
         """A condition, a for-init or a for-next: loads where it reads, valid afterwards."""
@@ -195,6 +199,69 @@ class SyncGen:
                       if not sy.killed(self.kinfo[t], fx)}
         self.usable, self.site_load = set(), set()
         return text
+
+    # blocks: which images later statements read (run-time overlap tests only pay for those)
+    def visit_Compound(self, n):
+        if not self.sync_on():
+            return super().visit_Compound(n)
+        s = self._make_indent() + "{\n"
+        self.indent_level += 2
+        block = [n.block_items or [], 0]
+        self.blocks.append(block)
+        try:
+            for i, item in enumerate(block[0]):
+                block[1] = i
+                s += self._generate_stmt(item)
+        finally:
+            self.blocks.pop()
+        self.indent_level -= 2
+        return s + self._make_indent() + "}\n"
+
+    def read_later(self, n):
+        """Keys the statements after n read before the end of the innermost loop body (an image
+        killed in a loop never outlives its iteration) or of the function. Only a statement
+        that is an item of a block looks ahead; elsewhere nothing is."""
+        if not self.blocks or self.blocks[-1] is None:
+            return set()
+        items, i = self.blocks[-1]
+        if i >= len(items) or items[i] is not n:
+            return set()
+        out = set()
+        for b in reversed(self.blocks):
+            if b is None:
+                break
+            rest = b[0][b[1] + 1:]
+            if rest:
+                out |= set(self.sync.scan(c_ast.Compound(rest)).all_reads())
+        return out
+
+    def overlap_tests(self, n, fx, candidates):
+        """After a store to the statement's stable target: each image only that store may have
+        changed and that later statements read stays valid, re-read if their bytes overlap."""
+        later = self.read_later(n) if candidates else set()
+        keep = [t for t in candidates if t in later]
+        if not keep:
+            return "", set()
+        self.site += 1
+        s = "vmcc_s%d" % self.site
+        out = "{ __auto_type %s = %s; " % (s, self.addr(self.top_key.node))
+        for t in keep:
+            k = self.kinfo[t]
+            self.site += 1
+            a = "vmcc_a%d" % self.site
+            out += "{ __auto_type %s = %s; if (vmcc_overlap(%s, sizeof *%s, %s, sizeof *%s)) " \
+                   "{ %s } } " % (a, self.addr(k.node), s, s, a, a, self.img_load(k))
+        return out + "} ", set(keep)
+
+    def test_candidates(self, fx, images):
+        """Images the statement's top-level store alone may desynchronise (the store's address
+        is the same after the statement: nothing in it assigns a local that address uses)."""
+        sy, top = self.sync, self.top_key
+        if top is None or fx.top or top.text in self.promoted or \
+                any(kind == "local" and name in top.deps for kind, name, _ in fx.writes):
+            return []
+        return [t for t in images if t != top.text and t not in self.promoted
+                and sy.killed(self.kinfo[t], fx) and not sy.killed(self.kinfo[t], fx, self.top_lv)]
 
     # loops
     def loop_enter(self, n):
@@ -226,12 +293,14 @@ class SyncGen:
         for k in promote:
             resets += "{ %s } " % self.img_load(k)
         self.valid = set(h)
+        self.blocks.append(None)  # looking ahead stops at the loop body's end
         return resets, saved, h
 
     def loop_exit(self, saved, h):
         """After the loop: promoted images written back (and valid); the rest as on entry."""
         new = [k for t, k in self.promoted.items() if t not in saved[1]]
         self.lazy, self.promoted = saved
+        self.blocks.pop()
         self.valid = set(h) | {k.text for k in new}
         return self.writebacks(new)
 

@@ -28,6 +28,15 @@ extern struct strata_vm *vmcc_vm;
  * also clear the rest; a fresh volatile strata_ftl already reads zeros). Generated. */
 uint32_t vmcc_space_size(void);
 void vmcc_space_init(int zero);
+/* Do the n1 bytes at p1 and the n2 bytes at p2 share one (physical or virtual addresses)? The
+ * synchronisation analysis's run-time test (docs/vmcc.md section 3): a store through one pointer
+ * leaves another lvalue's image valid unless their bytes overlap. */
+static inline int vmcc_overlap(const void *p1, size_t n1, const void *p2, size_t n2)
+{
+    uintptr_t a = (uintptr_t)p1, b = (uintptr_t)p2;
+    return b - a < n1 || a - b < n2;
+}
+
 /* The program's main, renamed. */
 int vmcc_main(int argc, char **argv);
 
