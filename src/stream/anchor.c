@@ -30,7 +30,7 @@ static const struct field state[] = {
     FIELD(AN_NEWEST, stream_t, newest),     FIELD(AN_TAIL, stream_t, tail),
     FIELD(AN_MINTS, stream_t, min_ts),      FIELD(AN_SEGS, stream_t, live_segments),
     FIELD(AN_READINGS, stream_t, live_readings), FIELD(AN_AGED, stream_t, aged),
-    FIELD(AN_NUMBER, stream_t, anchor_seq),
+    FIELD(AN_NUMBER, stream_t, anchor_seq), FIELD(AN_CARRY, stream_t, carry_page),
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -41,7 +41,7 @@ static uint8_t nand_version(const struct strata_stream *s)
 
 static void anchor_build(const struct strata_stream *s, uint8_t *p)
 {
-    memset(p, 0, s->usable);
+    memset(p, 0, (size_t)s->usable);
     s_put32(p, AN_MAGIC, ANCHOR_MAGIC);
     p[AN_VERSION] = STRATA_STREAM_VERSION;
     fields_put(p, format_cfg, COUNT(format_cfg), s->cfg);
