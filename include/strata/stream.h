@@ -56,7 +56,8 @@
  * being written at the cut: the newest data page not yet indexed (the RAM stage: the newest
  * data page) is programmed again on a fresh page and its old position becomes a hole (queries
  * step over the older copy), a close found copied up to its header is copied again from a
- * fresh block, a rebuild writes a fresh anchor to a freshly erased block, and every block is
+ * fresh block, a rebuild writes a fresh anchor to a freshly erased block (so does a mount that
+ * found the newest anchor weak and took the one before it: STREAM-2), and every block is
  * erased (again) before its first page is programmed. When the open segment has no position
  * left for that page (it is full), the segment closes without it and its readings become the
  * next segment's first page (the close's pages carry a mark until they are); when that page is
