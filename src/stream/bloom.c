@@ -36,7 +36,7 @@ void bloom_set(struct strata_stream *s, int32_t key)
     uint32_t h[8], i;
     bloom_hashes(s, key, h);
     for (i = 0; i < s->cfg->bloom_hashes; i++)
-        s->bloom[h[i] / 8u] |= (uint8_t)(0x80u >> (h[i] % 8u));
+        s->bloom[h[i] / 8u] = (uint8_t)(s->bloom[h[i] / 8u] | (0x80u >> (h[i] % 8u)));
 }
 
 void bloom_add(struct strata_stream *s, int32_t key)

@@ -207,7 +207,7 @@ static int bit(const uint8_t *map, uint32_t i)
 
 static void set_bit(uint8_t *map, uint32_t i)
 {
-    map[i / 8u] |= (uint8_t)(1u << (i % 8u));
+    map[i / 8u] = (uint8_t)(map[i / 8u] | (1u << (i % 8u)));
 }
 
 /* Bucket `id` of the segment: its bytes and the entries it may hold. */
