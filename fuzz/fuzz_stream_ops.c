@@ -15,11 +15,7 @@
  *    own (stats.buffered == 0 after an insert), the oldest aged from its start; a remount
  *    without a cut likewise (only buffered readings may be lost);
  *  - the device never saw a rule violation and nothing was written outside the region.
- * Known defect (docs/fuzzing.md), ending the input quietly unless STRATA_FUZZ_STRICT is set:
- * STREAM-1, a segment whose data area is one block (max_pages <= pages per block) and whose
- * only data page a cut hit late: mount has no position to program it again and no reading to
- * close the segment with, so it indexes the page in place and a later read finds it
- * uncorrectable (STRATA_EECC from the select after recovery).
+ * No known defect is tolerated (STREAM-1, fixed: docs/fuzzing.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +36,6 @@ struct so {
     uint32_t *ts;
     int32_t *key;
     uint32_t n, cap, durable; /* readings inserted (the model), those that survive any cut */
-    int strict, known;        /* no known defect tolerated; one showed (the input ends) */
 };
 
 static void record_of(uint32_t i, uint8_t *p, unsigned len)
@@ -273,10 +268,6 @@ static void so_check(void *arg)
     s->n = s->durable = m;
     full_query(&q);
     rc = check_select(s, &q, from, m);
-    if (rc == STRATA_EECC && !s->strict && s->cfg.max_pages <= 32u) {
-        s->known = 1; /* STREAM-1 */
-        return;
-    }
     if (rc != 0)
         fz_fail("stream: full select after recovery: %d", (int)rc);
     fz_dev_check(s->dev, 1, 1, "stream");
@@ -286,8 +277,6 @@ static int so_step(void *arg, uint8_t op, struct fz_in *in)
 {
     struct so *s = arg;
     int32_t rc = 0;
-    if (s->known)
-        return OF_STOP;
     switch (op % SO_COUNT) {
     case SO_INSERT: rc = op_insert(s, in, 1); break;
     case SO_BURST: rc = op_insert(s, in, 1u + fz_below(in, 96u)); break;
@@ -316,7 +305,6 @@ static int so_start(void *arg, struct fz_in *in, struct fz_dev *dev)
     const struct strata_flash *f;
     int32_t rc;
     fz_take(in, ch, sizeof ch);
-    s->strict = getenv("STRATA_FUZZ_STRICT") != NULL;
     /* device % 3 == 0: the profile's own tear model (the others are NOR models) */
     if (fz_dev_new(dev, "tc58dvg02", 14u + ch[SO_UNITS] % 40u,
                    (uint8_t)(ch[SO_DEVICE] / 3u * 3u), 0) != 0)

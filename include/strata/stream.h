@@ -56,10 +56,14 @@
  * being written at the cut: the newest data page not yet indexed (the RAM stage: the newest
  * data page) is programmed again on a fresh page and its old position becomes a hole (queries
  * step over the older copy), a close found copied up to its header is copied again from a
- * fresh block, a rebuild writes a fresh anchor to a freshly erased block, and every block is
+ * fresh block, a rebuild writes a fresh anchor to a freshly erased block (so does a mount that
+ * found the newest anchor weak and took the one before it: STREAM-2), and every block is
  * erased (again) before its first page is programmed. When the open segment has no position
  * left for that page (it is full), the segment closes without it and its readings become the
- * next segment's first page (the close's pages carry a mark until they are). A page that no
+ * next segment's first page (the close's pages carry a mark until they are); when that page is
+ * the segment's only one (nothing indexed to close with: a data area of one block, or a moved
+ * copy in its last block), the segment starts again, numbered anew, at the next block, and the
+ * anchor names the page until mount has programmed it there (STREAM-1). A page that no
  * longer reads during recovery is taken for the torn tail (readings written at the cut, not
  * acknowledged). Not covered yet: an anchor written by aging that a cut hit on the hybrid fast
  * path stays the newest until the next anchor.
@@ -114,7 +118,7 @@
 extern "C" {
 #endif
 
-#define STRATA_STREAM_VERSION 1
+#define STRATA_STREAM_VERSION 2
 #define STRATA_STREAM_MAX_LEVEL 12     /* skip-list levels kept in RAM and in each header */
 #define STRATA_STREAM_TAG_BYTES 10u    /* per page: in the OOB when it has room, else in main */
 #define STRATA_STREAM_ANCHOR_BLOCKS 4u /* first blocks of the area: the anchor's rotation */
@@ -283,6 +287,7 @@ struct strata_stream {
     uint32_t newest;        /* header page of the newest closed segment (0xFFFFFFFF none) */
     uint32_t live_segments, live_readings, aged;
     uint32_t anchor_seq;
+    uint32_t carry_page;    /* the open segment restarted: its first page is programmed from here */
     uint32_t buf_first_ts, last_insert_ts;
     uint32_t map_b0, map_idx, map_blk; /* readers' cache: (segment, block index) -> block */
     uint32_t gen;           /* bumped when open selects become invalid */

@@ -30,7 +30,7 @@ static const struct field state[] = {
     FIELD(AN_NEWEST, stream_t, newest),     FIELD(AN_TAIL, stream_t, tail),
     FIELD(AN_MINTS, stream_t, min_ts),      FIELD(AN_SEGS, stream_t, live_segments),
     FIELD(AN_READINGS, stream_t, live_readings), FIELD(AN_AGED, stream_t, aged),
-    FIELD(AN_NUMBER, stream_t, anchor_seq),
+    FIELD(AN_NUMBER, stream_t, anchor_seq), FIELD(AN_CARRY, stream_t, carry_page),
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -41,7 +41,7 @@ static uint8_t nand_version(const struct strata_stream *s)
 
 static void anchor_build(const struct strata_stream *s, uint8_t *p)
 {
-    memset(p, 0, s->usable);
+    memset(p, 0, (size_t)s->usable);
     s_put32(p, AN_MAGIC, ANCHOR_MAGIC);
     p[AN_VERSION] = STRATA_STREAM_VERSION;
     fields_put(p, format_cfg, COUNT(format_cfg), s->cfg);
@@ -150,13 +150,15 @@ static int anchor_best(struct strata_stream *s, uint32_t skip, uint32_t *best, u
     return *best != NONE32 ? 0 : foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;
 }
 
-/* The newest anchor: the last of the run of consecutive anchors in the best block. A newest
- * block whose first page no longer reads (a fresh block's anchor programmed at a cut: weak, it
- * decays with every mount's reads) gives way to the block before it. */
+/* The newest anchor: the last of the run of consecutive anchors in the best block. That last
+ * page may be the one a cut interrupted late (weak: it read during the search and decays with
+ * every read), so when it no longer reads, the anchor before it, programmed whole before it
+ * began, is the newest; a newest block whose first page no longer reads gives way to the block
+ * before it. 1 when so (the caller supersedes the weak page by a fresh anchor), 0, or an error. */
 int anchor_load(struct strata_stream *s)
 {
     uint32_t best, first, lo = 0, hi = s->ppb, mid, skip = NONE32;
-    int rc;
+    int rc, weak = 0;
     for (;;) {
         if ((rc = anchor_best(s, skip, &best, &first)) != 0)
             return skip != NONE32 && rc == STRATA_EUNFORMATTED ? STRATA_ECORRUPT : rc;
@@ -169,13 +171,19 @@ int anchor_load(struct strata_stream *s)
             else
                 hi = mid;
         }
-        if ((rc = anchor_at_page(s, dev_page(s, best, lo), first + lo)) < 0)
+        if ((rc = anchor_at_page(s, dev_page(s, best, lo), first + lo)) == 0 && lo > 0) {
+            weak = 1; /* one step back only: a cut tears the last page programmed, no other */
+            lo--;
+            rc = anchor_at_page(s, dev_page(s, best, lo), first + lo);
+        }
+        if (rc < 0)
             return rc;
         if (rc)
             break;
         if (skip != NONE32)
             return STRATA_ECORRUPT;
         skip = best;
+        weak = 1;
     }
     fields_get(s->rbuf, state, COUNT(state), s);
     s->anchor_at = (uint8_t)best;
@@ -183,5 +191,5 @@ int anchor_load(struct strata_stream *s)
     if (s->b0 < STRATA_STREAM_ANCHOR_BLOCKS || s->b0 >= s->blocks ||
         s->tail < STRATA_STREAM_ANCHOR_BLOCKS || s->tail >= s->blocks)
         return STRATA_ECORRUPT;
-    return 0;
+    return weak;
 }

@@ -36,7 +36,7 @@ void bloom_set(struct strata_stream *s, int32_t key)
     uint32_t h[8], i;
     bloom_hashes(s, key, h);
     for (i = 0; i < s->cfg->bloom_hashes; i++)
-        s->bloom[h[i] / 8u] |= (uint8_t)(0x80u >> (h[i] % 8u));
+        s->bloom[h[i] / 8u] = (uint8_t)(s->bloom[h[i] / 8u] | (0x80u >> (h[i] % 8u)));
 }
 
 void bloom_add(struct strata_stream *s, int32_t key)
@@ -56,7 +56,7 @@ int bloom_flush(struct strata_stream *s)
         return rc;
     s->sections++;
     s->sect_fill = 0;
-    memset(s->bloom, 0, SECT_BYTES(s));
+    memset(s->bloom, 0, (size_t)SECT_BYTES(s));
     return 0;
 }
 
@@ -78,12 +78,12 @@ void bloom_fill_page(struct strata_stream *s, uint32_t i, uint32_t sections, uin
     uint32_t l = bloom_frag(s, sections), from = i * l, n = SECT_BYTES(s) - from, j;
     if (n > l)
         n = l;
-    memset(buf, 0, s->usable);
+    memset(buf, 0, (size_t)s->usable);
     for (j = 0; j < sections && *err == 0; j++) {
         if (j < s->sections)
             *err = idx_read(s, idx_section_off(s, j) + from, buf + j * l, n);
         else
-            memcpy(buf + j * l, s->bloom + from, n); /* the unfinished section, from RAM */
+            memcpy(buf + j * l, s->bloom + from, (size_t)n); /* the unfinished section, from RAM */
     }
 }
 

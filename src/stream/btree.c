@@ -29,7 +29,7 @@ void ring_push(struct strata_stream *s, int32_t key)
 
 static int32_t ring_key(const struct strata_stream *s, uint32_t i)
 {
-    uint32_t at = (s->ring_at + s->m - s->ring_n + i) % s->m;
+    uint32_t at = ((uint32_t)s->ring_at + s->m - s->ring_n + i) % s->m;
     return s_geti(s->ring, 4u * at);
 }
 

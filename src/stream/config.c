@@ -89,9 +89,10 @@ int mnt_check_config(struct strata_stream *s, const struct strata_stream_config 
     s->qbuf = s->rbuf + s->page;
     s->bloom = s->qbuf + s->page;
     s->ring = s->bloom + c->bloom_bits / 8u;
-    memset(s->wbuf, 0xFF, s->page);
+    memset(s->wbuf, 0xFF, (size_t)s->page);
     memset(s->bloom, 0, c->bloom_bits / 8u);
     s->newest = NONE32;
+    s->carry_page = NONE32;
     for (need = 0; need < STRATA_STREAM_MAX_LEVEL; need++)
         s->head[need].page = NONE32;
     s->map_b0 = NONE32;

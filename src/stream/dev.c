@@ -121,7 +121,7 @@ static uint32_t device_page(const struct strata_stream *s, uint32_t page)
 
 static uint32_t tag_check(const struct strata_stream *s, const uint8_t *buf, const uint8_t *tag)
 {
-    return strata_crc32(strata_crc32(0, buf, s->usable), tag, TAG_CHECK) & 0xFFFFFFu;
+    return strata_crc32(strata_crc32(0, buf, (size_t)s->usable), tag, TAG_CHECK) & 0xFFFFFFu;
 }
 
 int dev_read(struct strata_stream *s, uint32_t page, uint8_t *buf, struct stream_tag *tag)

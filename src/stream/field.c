@@ -65,3 +65,15 @@ void fields_get(const uint8_t *buf, const struct field *f, uint32_t n, void *obj
         }
     }
 }
+
+/* The write buffer's payload, erased (0xFF: the state a page's unused bytes are programmed in). */
+void wbuf_clear(struct strata_stream *s)
+{
+    memset(s->wbuf, 0xFF, (size_t)s->usable);
+}
+
+/* The page just read (the read buffer) becomes the write buffer's, to be programmed again. */
+void wbuf_take_read(struct strata_stream *s)
+{
+    memcpy(s->wbuf, s->rbuf, (size_t)s->usable);
+}

@@ -79,7 +79,7 @@ void seg_build_header(const struct strata_stream *s, uint8_t *buf,
                       const struct strata_stream_seg *g, uint8_t level)
 {
     uint32_t i;
-    memset(buf, 0, s->usable);
+    memset(buf, 0, (size_t)s->usable);
     s_put32(buf, HD_MAGIC, HEADER_MAGIC);
     fields_put(buf, header, FIELDS, g);
     buf[HD_LEVEL] = level;

@@ -21,7 +21,7 @@ uint32_t idx_slot_of(const struct strata_stream *s, uint32_t seq)
 int idx_read(struct strata_stream *s, uint32_t off, void *buf, uint32_t len)
 {
     if (!s->is_nor) {
-        memcpy(buf, (uint8_t *)s->cfg->stage + off, len);
+        memcpy(buf, (uint8_t *)s->cfg->stage + off, (size_t)len);
         return 0;
     }
     s->st.index_bytes_read += len;
@@ -31,7 +31,7 @@ int idx_read(struct strata_stream *s, uint32_t off, void *buf, uint32_t len)
 int idx_prog(struct strata_stream *s, uint32_t off, const void *buf, uint32_t len)
 {
     if (!s->is_nor) {
-        memcpy((uint8_t *)s->cfg->stage + off, buf, len);
+        memcpy((uint8_t *)s->cfg->stage + off, buf, (size_t)len);
         return 0;
     }
     s->st.index_programs++;
@@ -43,7 +43,7 @@ int idx_erase(struct strata_stream *s)
     uint32_t u, first;
     int rc;
     if (!s->is_nor) {
-        memset(s->cfg->stage, 0xFF, s->slot_size);
+        memset(s->cfg->stage, 0xFF, (size_t)s->slot_size);
         return 0;
     }
     first = s->cfg->nor_first_unit + idx_slot_of(s, s->seq) * s->cfg->nor_slot_units;
@@ -137,10 +137,10 @@ int idx_progress(struct strata_stream *s, uint32_t *pos, int *begun)
         return 0;
     if ((rc = idx_read(s, SH_STATE + lo, &b, 1)) != 0)
         return rc;
-    for (j = 0; j < 4 && ((b >> (2u * j)) & 3u) == 0; j++)
+    for (j = 0; j < 4u && (((uint32_t)b >> (2u * j)) & 3u) == 0; j++)
         ;
     *pos += j;
-    *begun = ((b >> (2u * j)) & 3u) != 3u; /* begun, or a torn mark: not known to be free */
+    *begun = (((uint32_t)b >> (2u * j)) & 3u) != 3u; /* begun, or a torn mark: not known to be free */
     return 0;
 }
 

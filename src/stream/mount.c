@@ -62,12 +62,12 @@ int strata_stream_format(struct strata_stream *s, const struct strata_stream_con
 int strata_stream_mount(struct strata_stream *s, const struct strata_stream_config *cfg)
 {
     uint32_t seq, rebuilds;
-    int rc;
+    int rc, weak;
     if ((rc = mnt_check_config(s, cfg)) != 0)
         return rc;
     reset_head(s);
-    if ((rc = anchor_load(s)) != 0)
-        return rc;
+    if ((weak = anchor_load(s)) < 0)
+        return weak;
     s->blk = s->b0; /* the write head is at or after it: ptr_live's bound until recovery */
     if (s->newest != NONE32) {
         struct strata_stream_ptr p;
@@ -86,8 +86,9 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
      * with every mount's reads) when nothing followed it: the open segment's slot head is
      * written after it, so only a rebuild (no valid head, or a RAM stage) cannot tell. Unless
      * recovery wrote one then, the next anchor goes to a freshly erased block. Not covered: an
-     * anchor written by aging, cut, on the hybrid fast path (docs/stream.md). */
-    if (s->anchor_seq == seq && s->st.rebuilds != rebuilds)
+     * anchor written by aging, cut, on the hybrid fast path (docs/stream.md). An anchor found
+     * weak (anchor_load) is superseded the same way, so no later mount reads it valid again. */
+    if (s->anchor_seq == seq && (weak || s->st.rebuilds != rebuilds))
         return anchor_write(s);
     return 0;
 }

@@ -97,7 +97,7 @@ static int next_segment(struct strata_stream *s, struct strata_stream_iter *it)
 
 static uint32_t last_page(const struct strata_stream *s, const struct strata_stream_iter *it)
 {
-    return it->seg.data_pages + (it->seg.open && s->buffered != 0); /* past the last one */
+    return it->seg.data_pages + (uint32_t)(it->seg.open && s->buffered != 0); /* past the last one */
 }
 
 /* Read data page `pos` of the segment: PG_VALID with its tag, PG_BLANK, PG_LOST or an error. */
@@ -168,9 +168,18 @@ static int time_bound(struct strata_stream *s, struct strata_stream_iter *it, ui
         l = s_get32(s->rbuf, (tag.count - 1u) * s->slot + SLOT_TS);
         if (DESC(it) ? (f <= t && l > t) : (f < t && l >= t)) {
             /* t falls inside this page: no page before it (after it, newest first) can hold
-             * a reading at t, so it is the bound without narrowing further */
+             * a reading at t, so it is the bound without narrowing further. Newest first, but
+             * for a later copy of the page (a mount moved it; holes between): the page after
+             * it must continue it, else the search goes on above it. */
             lo = DESC(it) ? at + 1u : at;
-            break;
+            if (!DESC(it) || lo >= hi)
+                break;
+            f = tag.aux;
+            if ((rc = read_data(s, it, lo, &tag)) < 0)
+                return rc;
+            if (rc == PG_VALID && tag.aux != f)
+                break;
+            continue;
         }
         if (DESC(it) ? f > t : l >= t) {
             hi = DESC(it) ? at : guess; /* oldest first: from the first hole before at */
@@ -193,12 +202,12 @@ static uint8_t *bucket_bits(const struct strata_stream *s)
 
 static int bit(const uint8_t *map, uint32_t i)
 {
-    return (map[i / 8u] >> (i % 8u)) & 1u;
+    return (int)(((uint32_t)map[i / 8u] >> (i % 8u)) & 1u);
 }
 
 static void set_bit(uint8_t *map, uint32_t i)
 {
-    map[i / 8u] |= (uint8_t)(1u << (i % 8u));
+    map[i / 8u] = (uint8_t)(map[i / 8u] | (1u << (i % 8u)));
 }
 
 /* Bucket `id` of the segment: its bytes and the entries it may hold. */
@@ -314,8 +323,9 @@ static int seg_begin(struct strata_stream *s, struct strata_stream_iter *it)
     if (g->start_ts > q->t2 || g->end_ts < q->t1 || g->min_key > q->k2 || g->max_key < q->k1 ||
         end == 0)
         return 0;
-    it->mode = (q->t1 == q->t2 || (q->k1 <= g->min_key && q->k2 >= g->max_key)) ? MODE_TIME
-                                                                              : MODE_TREE;
+    it->mode = (uint8_t)((q->t1 == q->t2 || (q->k1 <= g->min_key && q->k2 >= g->max_key))
+                             ? MODE_TIME
+                             : MODE_TREE);
     it->expect = NONE32;
     it->loaded = 0;
     it->inbuf = NONE32;

@@ -111,8 +111,8 @@ static int carry_in(struct strata_stream *s, uint32_t *count)
 {
     struct strata_stream_seg g;
     struct stream_tag tag;
-    uint32_t q;
-    int rc;
+    uint32_t q, first = 0, last = 0;
+    int rc, tries = 3;
     *count = 0;
     s->carry = 0;
     if (s->records != 0)
@@ -121,29 +121,56 @@ static int carry_in(struct strata_stream *s, uint32_t *count)
         s->last_insert_ts = s->min_ts;
         s->has_last = 1;
     }
-    if (s->live_segments == 0 || s->newest == NONE32)
-        return 0;
-    if ((rc = seg_load(s, s->newest, NONE32, &g)) != 0)
-        return rc;
-    if (!s->has_last || g.end_ts > s->last_insert_ts) {
-        s->last_insert_ts = g.end_ts;
-        s->has_last = 1;
+    if (s->live_segments != 0 && s->newest != NONE32) {
+        if ((rc = seg_load(s, s->newest, NONE32, &g)) != 0)
+            return rc;
+        if (!s->has_last || g.end_ts > s->last_insert_ts) {
+            s->last_insert_ts = g.end_ts;
+            s->has_last = 1;
+        }
+        if ((rc = dev_read(s, s->newest, s->rbuf, &tag)) < 0)
+            return rc;
+        if (rc == PG_VALID && tag.count == TAG_CARRY) {
+            first = g.data_pages;
+            last = g.tree_first;
+        }
     }
-    if ((rc = dev_read(s, s->newest, s->rbuf, &tag)) < 0)
-        return rc;
-    if (rc != PG_VALID || tag.count != TAG_CARRY)
-        return 0;
-    for (q = g.data_pages; q < g.tree_first; q++) {
+    if (s->carry_page != NONE32) { /* restart: the page is named by the anchor */
+        while ((rc = dev_read(s, s->carry_page, s->rbuf, &tag)) == PG_LOST && --tries > 0)
+            ;
+        if (rc < 0)
+            return rc;
+        if (rc == PG_VALID && is_data(s, &tag, 0, 0))
+            *count = tag.count;
+    }
+    for (q = first; q < last && *count == 0; q++) {
         if ((rc = read_seg(s, g.b0, g.seq, q, &tag)) < 0)
             return rc;
         if (rc == PG_VALID && tag.type == PT_DATA && tag.aux == g.records && tag.count != 0 &&
-            tag.count <= s->rpp) {
-            memcpy(s->wbuf, s->rbuf, s->usable);
+            tag.count <= s->rpp)
             *count = tag.count;
-            return 0;
-        }
     }
+    if (*count != 0)
+        wbuf_take_read(s);
     return 0;
+}
+
+/* The open segment's only data page (none indexed) is held, and no position is left in it to
+ * program the page again (the next block start is past max_pages): there is no reading to close
+ * the segment with either, so the segment starts again, numbered anew, at the block after the
+ * page's, with the anchor naming the page; carry_in then programs it as the new segment's first
+ * page. A cut before the anchor brings the same decision back; a cut after it, carry_in again.
+ * The abandoned block is reclaimed when the ring comes round to it. */
+static int restart(struct strata_stream *s, uint32_t page)
+{
+    uint32_t nb;
+    int rc = dev_next_good(s, page / s->ppb, &nb);
+    if (rc != 0)
+        return rc;
+    s->carry_page = page;
+    s->seq++;
+    wbuf_clear(s);
+    return seg_open(s, nb);
 }
 
 /* Copy pages from `from` on: the header means closed; otherwise copy again from the block after
@@ -181,7 +208,7 @@ static int index_held(struct strata_stream *s, uint32_t pos, uint32_t count)
     if ((rc = idx_mark_done_range(s, s->data_pages, pos)) != 0 ||
         (rc = wr_index_page(s, s->wbuf, pos, s->records, count)) != 0)
         return rc;
-    memset(s->wbuf, 0xFF, s->usable);
+    wbuf_clear(s);
     return 0;
 }
 
@@ -193,7 +220,7 @@ static int rebuild(struct strata_stream *s)
 {
     struct stream_tag tag;
     uint32_t q, run = 0, last = NONE32, page, pos, held = NONE32, held_n = 0, hdr = NONE32;
-    uint32_t limit = s->cfg->max_pages + 2u * (uint32_t)s->reserve * s->ppb;
+    uint32_t held_page = NONE32, limit = s->cfg->max_pages + 2u * (uint32_t)s->reserve * s->ppb;
     int rc, copy = 0, carry;
     s->st.rebuilds++;
     seg_reset(s);
@@ -209,13 +236,15 @@ static int rebuild(struct strata_stream *s)
         }
         if (!copy && held != NONE32 && is_data(s, &tag, q, s->records) && tag.count == held_n) {
             held = q; /* a copy of the held page: the newer one counts */
-            memcpy(s->wbuf, s->rbuf, s->usable);
+            held_page = page;
+            wbuf_take_read(s);
         } else if (!copy && is_data(s, &tag, q, s->records + held_n)) {
             if (held != NONE32 && (rc = index_held(s, held, held_n)) != 0)
                 return rc;
             held = q;
+            held_page = page;
             held_n = tag.count;
-            memcpy(s->wbuf, s->rbuf, s->usable);
+            wbuf_take_read(s);
         } else if (tag.type == PT_TREE || tag.type == PT_BLOOM || tag.type == PT_HEADER) {
             hdr = tag.type == PT_HEADER ? page : hdr;
             s->carry = copy ? s->carry : tag.count; /* the copy's first page says */
@@ -233,6 +262,8 @@ static int rebuild(struct strata_stream *s)
     /* No position left to program it again: the segment closes without it and carries it into
      * the next (carry_in; a copy that began so says TAG_CARRY). A copy begun otherwise was
      * begun after it, so it was complete. */
+    if (held != NONE32 && s->records == 0 && !copy && pos >= s->cfg->max_pages)
+        return restart(s, held_page);
     carry = held != NONE32 && s->records != 0 &&
             (copy ? s->carry == TAG_CARRY : pos >= s->cfg->max_pages);
     s->carry = (uint8_t)carry;
@@ -246,7 +277,7 @@ static int rebuild(struct strata_stream *s)
         if ((rc = idx_mark_done_range(s, s->data_pages, held)) != 0 ||
             (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0)
             return rc;
-        memset(s->wbuf, 0xFF, s->usable);
+        wbuf_clear(s);
         copy = 1;
     } else if (held != NONE32) {
         /* the held position stays "not indexed" until its copy is: a cut before that brings
@@ -412,5 +443,6 @@ int rec_open(struct strata_stream *s)
     /* the carried page, programmed after carry_in's frame is gone (mount's deepest path) */
     rc = program_held(s, count);
     s->last_insert_ts = s->last_ts;
+    s->has_last = 1;
     return rc;
 }

@@ -106,7 +106,7 @@ static void key_range(struct strata_stream *s, uint32_t buckets)
  * segment joins the skip list and the next one opens. The write buffer must be empty. */
 int seg_copy(struct strata_stream *s)
 {
-    uint32_t sections = s->sections + (s->sect_fill != 0), tree_first = s->pos, bloom_first, i, b;
+    uint32_t sections = s->sections + (uint32_t)(s->sect_fill != 0), tree_first = s->pos, bloom_first, i, b;
     uint32_t tpages = (s->buckets + s->bpp - 1u) / s->bpp, bpages = bloom_pages(s, sections), nb;
     uint8_t level = skip_level(s, s->seq);
     struct strata_stream_seg g;
@@ -116,7 +116,7 @@ int seg_copy(struct strata_stream *s)
     s->min_key = INT32_MAX;
     s->max_key = INT32_MIN;
     for (i = 0; i < tpages; i++) {
-        memset(s->wbuf, 0xFF, s->usable);
+        wbuf_clear(s);
         for (b = i * s->bpp; b < s->buckets && b < (i + 1u) * s->bpp && rc == 0; b++)
             rc = idx_read(s, s->tree_off + b * s->cfg->bucket_size,
                           s->wbuf + (b - i * s->bpp) * s->cfg->bucket_size, s->cfg->bucket_size);
@@ -140,7 +140,7 @@ int seg_copy(struct strata_stream *s)
     seg_build_header(s, s->wbuf, &g, level);
     if ((rc = copy_page(s, PT_HEADER, 0)) != 0)
         return rc;
-    memset(s->wbuf, 0xFF, s->usable);
+    wbuf_clear(s);
     /* the header is in place: the segment is closed */
     s->newest = dev_page(s, s->blk, (s->pos - 1u) % s->ppb);
     skip_insert(s, s->first_ts, s->newest, level);
@@ -151,6 +151,7 @@ int seg_copy(struct strata_stream *s)
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
     s->seq++;
+    s->carry_page = NONE32;
     return seg_open(s, nb);
 }
 

@@ -17,8 +17,8 @@ int strata_stream_insert(struct strata_stream *s, uint32_t ts, int32_t key, cons
     s_put32(slot, SLOT_TS, ts);
     s_put32(slot, SLOT_KEY, (uint32_t)key);
     if (len != 0)
-        memcpy(slot + SLOT_REC, record, len);
-    memset(slot + SLOT_REC + len, 0, c->record_size - len);
+        memcpy(slot + SLOT_REC, record, (size_t)len);
+    memset(slot + SLOT_REC + len, 0, (size_t)(c->record_size - len));
     if (s->buffered++ == 0)
         s->buf_first_ts = ts;
     s->last_insert_ts = ts;

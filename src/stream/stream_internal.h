@@ -129,8 +129,9 @@ struct stream_tag {
 #define AN_AGED 72u     /* u32 segments aged */
 #define AN_NUMBER 76u   /* u32 anchor number (the highest valid one wins) */
 #define AN_NANDVER 80u /* u8 STRATA_NAND_FORMAT_VERSION of the layer beneath (0: FTL device) */
-#define AN_CRC 84u
-#define AN_SIZE 88u
+#define AN_CARRY 84u   /* u32 a page to carry into the open segment (NONE32: none): recover.c, restart */
+#define AN_CRC 88u
+#define AN_SIZE 92u
 #define ANCHOR_MAGIC 0x31415353u /* "SSA1" */
 
 /* ---- what a page read found ------------------------------------------------------------------ */
@@ -254,5 +255,7 @@ struct field {
 #define FIELD(at, type, member) {(at), sizeof(((type *)0)->member), offsetof(type, member)}
 void fields_put(uint8_t *buf, const struct field *f, uint32_t n, const void *obj);
 void fields_get(const uint8_t *buf, const struct field *f, uint32_t n, void *obj);
+void wbuf_clear(struct strata_stream *s);
+void wbuf_take_read(struct strata_stream *s);
 
 #endif

@@ -193,6 +193,6 @@ int wr_flush_page(struct strata_stream *s)
     if ((rc = wr_index_page(s, s->wbuf, pos, s->records, s->buffered)) != 0)
         return rc;
     s->buffered = 0;
-    memset(s->wbuf, 0xFF, s->usable);
+    wbuf_clear(s);
     return 0;
 }

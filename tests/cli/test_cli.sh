@@ -1,19 +1,6 @@
 #!/bin/sh
 # The strata CLI: exit 0 on success, 1 when an operation fails, 2 on a usage error; --help works.
-strata=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failures=0
-
-expect() { # expect CODE command...
-    want=$1; shift
-    "$@" >"$dir/out" 2>&1
-    got=$?
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: '$*' exited $got, expected $want"; sed 's/^/    /' "$dir/out"
-        failures=$((failures + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 
 expect 2 "$strata"
 expect 2 "$strata" no-such-command
@@ -33,7 +20,7 @@ expect 0 "$strata" image info "$dir/x.img"
 expect 1 "$strata" image info "$dir/missing.img"
 head -c 100 "$dir/x.img" > "$dir/truncated.img"
 expect 1 "$strata" image info "$dir/truncated.img"
-grep -q "corrupt storage" "$dir/out" || { echo "FAIL: truncated image not reported as corrupt"; failures=$((failures + 1)); }
+grep -q "corrupt storage" "$dir/out" "$dir/err" || { echo "FAIL: truncated image not reported as corrupt"; failures=$((failures + 1)); }
 
 # strata fs: a file round trip through an image, errors for missing files, NAND refused.
 expect 0 "$strata" image create "$dir/fs.img" --profile w25q128 --units 16
@@ -41,7 +28,7 @@ expect 0 "$strata" fs format "$dir/fs.img"
 printf 'hello, flash\n' > "$dir/host.txt"
 expect 0 "$strata" fs put "$dir/fs.img" greeting.txt "$dir/host.txt"
 expect 0 "$strata" fs ls "$dir/fs.img"
-grep -q "greeting.txt" "$dir/out" || { echo "FAIL: ls does not list the file"; failures=$((failures + 1)); }
+grep -q "greeting.txt" "$dir/out" "$dir/err" || { echo "FAIL: ls does not list the file"; failures=$((failures + 1)); }
 expect 0 "$strata" fs get "$dir/fs.img" greeting.txt "$dir/back.txt"
 cmp -s "$dir/host.txt" "$dir/back.txt" || { echo "FAIL: fs get returned other bytes"; failures=$((failures + 1)); }
 expect 0 "$strata" fs check "$dir/fs.img"
@@ -58,12 +45,12 @@ expect 0 "$strata" image create "$dir/ftl.img" --profile k9f1g08 --units 48
 expect 0 "$strata" ftl format "$dir/ftl.img" --sectors 128
 expect 0 "$strata" ftl write "$dir/ftl.img" 7 "sector seven" --sectors 128
 expect 0 "$strata" ftl read "$dir/ftl.img" 7 --sectors 128
-grep -q "^sector seven$" "$dir/out" || { echo "FAIL: ftl read returned other bytes"; failures=$((failures + 1)); }
+grep -q "^sector seven$" "$dir/out" "$dir/err" || { echo "FAIL: ftl read returned other bytes"; failures=$((failures + 1)); }
 printf 'W 3\nW 4\nR 3\nW 3\nR 3\nR 7\n' > "$dir/trace.txt"
 expect 0 "$strata" ftl replay "$dir/ftl.img" "$dir/trace.txt" --sectors 128
-grep -q "^6 operations" "$dir/out" || { echo "FAIL: ftl replay did not report its operations"; failures=$((failures + 1)); }
+grep -q "^6 operations" "$dir/out" "$dir/err" || { echo "FAIL: ftl replay did not report its operations"; failures=$((failures + 1)); }
 expect 0 "$strata" ftl read "$dir/ftl.img" 7 --sectors 128
-grep -q "^sector seven$" "$dir/out" || { echo "FAIL: ftl replay changed another sector"; failures=$((failures + 1)); }
+grep -q "^sector seven$" "$dir/out" "$dir/err" || { echo "FAIL: ftl replay changed another sector"; failures=$((failures + 1)); }
 expect 0 "$strata" ftl stats "$dir/ftl.img" --sectors 128
 printf 'W 999\n' > "$dir/bad-trace.txt"
 expect 1 "$strata" ftl replay "$dir/ftl.img" "$dir/bad-trace.txt" --sectors 128
@@ -74,7 +61,7 @@ expect 1 "$strata" ftl format "$dir/x.img"
 
 # The demo runs end to end on the real series and verifies every device.
 expect 0 "$strata" demo
-grep -q "FAILED" "$dir/out" && { echo "FAIL: demo reported a failure"; failures=$((failures + 1)); }
+grep -q "FAILED" "$dir/out" "$dir/err" && { echo "FAIL: demo reported a failure"; failures=$((failures + 1)); }
 
 [ "$failures" = 0 ] && echo "cli: all checks passed"
 exit "$failures"

@@ -1,20 +1,7 @@
 #!/bin/sh
 # strata stream: format, ingest, select and stats on images (hybrid and NAND-only), answers
 # checked against the input, and the exit codes (0 ok, 1 failure, 2 usage).
-strata=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failures=0
-
-expect() { # expect CODE command...
-    want=$1; shift
-    "$@" >"$dir/out" 2>"$dir/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: '$*' exited $got, expected $want"; sed 's/^/    /' "$dir/out" "$dir/err"
-        failures=$((failures + 1))
-    fi
-}
+. "$(dirname "$0")/../cli/lib.sh"
 
 same() { # same WHAT FILE1 FILE2
     if ! cmp -s "$2" "$3"; then
