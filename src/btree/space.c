@@ -49,6 +49,8 @@ void bt_list_add(struct strata_btree *bt, uint32_t a)
         strata_put_le16(list(bt) + 2u * bt->nwritten++, a);
 }
 
+#if BT_HAS_VMTREE /* the rest serves VMTREE alone */
+
 /* ---- the head ------------------------------------------------------------------------------- */
 
 static int paged(const struct strata_btree *bt)
@@ -305,3 +307,4 @@ int bt_vm_reserve(struct strata_btree *bt)
     }
     return 0;
 }
+#endif

@@ -1,19 +1,7 @@
 #!/bin/sh
 # The strata CLI: exit 0 on success, 1 when an operation fails, 2 on a usage error; --help works.
 strata=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failures=0
-
-expect() { # expect CODE command...
-    want=$1; shift
-    "$@" >"$dir/out" 2>&1
-    got=$?
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: '$*' exited $got, expected $want"; sed 's/^/    /' "$dir/out"
-        failures=$((failures + 1))
-    fi
-}
+. "$(dirname "$0")/expect.sh"
 
 expect 2 "$strata"
 expect 2 "$strata" no-such-command
