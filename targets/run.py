@@ -42,6 +42,10 @@ BUILDS = {
 RUN_TIMEOUT = 600
 # The engines (ARCHITECTURE.md); each gets targets/workloads/<module>.c when it lands.
 ENGINES = ["fs", "kv", "stream", "btree", "ftl", "vm"]
+# Workloads of tools rather than library modules: tools/<name> holds them.
+TOOLS = ["vmcc"]
+# Workloads that cannot exist on a target, with the reason (not built there, reported as n/a).
+NOT_ON = {("avr", "vmcc"): "strata-vmcc's generated code needs pointers of 32 bits or more"}
 # Known failures on one target, each an open defect named in docs/status.md: reported as OPEN
 # DEFECT (not a pass), left out of the digest comparison, and a PROBLEM once it passes (remove
 # the entry with the fix), so an entry can neither hide a new failure nor outlive its defect.
@@ -238,6 +242,8 @@ def markdown(report):
                 row.append("%.0f / %d" % (m["mean"], m["max"]) if m else "-")
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
+    if report.get("not_applicable"):
+        lines += ["Not applicable: " + "; ".join(report["not_applicable"]) + ".", ""]
     lines += ["## -Wconversion warnings (distinct places) per module", "",
               "| compiler | " + " | ".join(sorted(next(iter(report["wconversion"].values())))) + " |",
               "|---|" + "---|" * len(next(iter(report["wconversion"].values())))]
@@ -263,7 +269,7 @@ def main():
         builds[t] = configure_and_build(t, BUILDS[t], out, args.jobs)
         print("target-test: built %-10s (%.0f s)" % (t, time.time() - t0), flush=True)
     engines = sorted(m[:-2] for m in os.listdir(os.path.join(TARGETS, "workloads")) if m.endswith(".c")
-                     and os.path.isdir(os.path.join(ROOT, "src", m[:-2])))
+                     and os.path.isdir(os.path.join(ROOT, "tools" if m[:-2] in TOOLS else "src", m[:-2])))
     missing = sorted(set(ENGINES) - set(engines))
     missing = [m for m in missing if os.path.isdir(os.path.join(ROOT, "src", m))]
     if missing:
@@ -275,6 +281,10 @@ def main():
             continue
         report["runs"][t] = {}
         for e in engines:
+            if (t, e) in NOT_ON:
+                report.setdefault("not_applicable", []).append("%s on %s: %s" % (e, t, NOT_ON[(t, e)]))
+                print("target-test: %-10s %-4s n/a (%s)" % (t, e, NOT_ON[(t, e)]), flush=True)
+                continue
             res = run_one(t, builds[t], e, simrun, plugin, runner32, out)
             ok = res["pass"] and res["status"] == 0
             known = OPEN_DEFECTS.get((t, e))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ramflash.h"
+#include "ramsector.h"
 #include "strata/vm.h"
 #include "target.h"
 
@@ -48,21 +49,6 @@ static struct strata_vm_lcb lcb[4];
 static struct tgt_digest answers;
 static uint32_t rng = 0x5EED000Bu;
 static int pinning; /* a pin is held: no discard */
-
-static int sec_read(void *ctx, uint32_t s, void *buf)
-{
-    return strata_flash_read((const struct strata_flash *)ctx, s * UNIT, buf, UNIT);
-}
-
-static int sec_write(void *ctx, uint32_t s, const void *buf)
-{
-    const struct strata_flash *f = ctx;
-    int rc = strata_flash_erase(f, s);
-    if (rc == 0) /* page by page (128 B) */
-        rc = strata_flash_prog(f, s * UNIT, buf, UNIT / 2u);
-    return rc != 0 ? rc : strata_flash_prog(f, s * UNIT + UNIT / 2u, (const uint8_t *)buf + UNIT / 2u,
-                                            UNIT / 2u);
-}
 
 static void answer(unsigned id, int rc)
 {
@@ -274,11 +260,7 @@ int tgt_workload(void)
     uint32_t at;
     int rc;
     ramflash_init(&rf, image, UNIT, UNITS);
-    dev.read = sec_read;
-    dev.write = sec_write;
-    dev.ctx = &rf.flash;
-    dev.sectors = UNITS;
-    dev.sector_size = UNIT;
+    ramsector_init(&dev, &rf);
     memset(image, 0, sizeof image); /* the erased NOR as a zeroed space: flushes program it */
     mount(STRATA_VM_MULTI_CACHE);
     for (at = 0; at < SPACE; at += sizeof chunk) { /* the space as the shadow says: zeros */
