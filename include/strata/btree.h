@@ -236,7 +236,8 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
 int strata_btree_put(struct strata_btree *bt, const void *key, const void *data);
 
 /* Delete an entry: by key (data NULL), or with DUPLICATES the exact pair (data given; NULL
- * deletes the smallest pair with that key). STRATA_ENOENT when there is none (with a write buffer
+ * deletes the smallest pair with that key, found first by a lookup as strata_btree_get, which
+ * sees the write buffer: one descent more). STRATA_ENOENT when there is none (with a write buffer
  * the delete is buffered and the check is deferred: 0). Costs as put; an emptied node is freed
  * (its parent updated). Power-safe. */
 int strata_btree_delete(struct strata_btree *bt, const void *key, const void *data);

@@ -8,16 +8,16 @@
 
 #define LIST_BYTES 128u /* the per-commit list: 64 addresses */
 
-static int variant_fits(const struct strata_flash *f, unsigned v)
+static int variant_fits(const struct strata_btree *bt, const struct strata_flash *f)
 {
     uint32_t ppu = f->geo.erase_size / f->geo.page_size;
     if (strata_flash_has(f, STRATA_FLASH_CAP_INORDER_PAGES) ||
         strata_flash_has(f, STRATA_FLASH_CAP_READ_ERRORS))
         return 0; /* raw NAND: only through the NAND layer (not yet on this branch) */
-    if (v == STRATA_BTREE_OW)
+    if (bt_is(bt, STRATA_BTREE_OW))
         return strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) && ppu == 1u &&
                !strata_flash_has(f, STRATA_FLASH_CAP_NO_ERASE);
-    if (v == STRATA_BTREE_INPLACE)
+    if (bt_is(bt, STRATA_BTREE_INPLACE))
         return strata_flash_has(f, STRATA_FLASH_CAP_NO_ERASE) || ppu == 1u;
     return 1;
 }
@@ -69,14 +69,14 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
     uint32_t pages, ppu, units;
     int rc;
     if (BT_HAS_INPLACE && cfg->store != NULL) {
-        if (f != NULL || cfg->variant != STRATA_BTREE_INPLACE || cfg->store->page_size < 128u ||
+        if (f != NULL || !bt_is(bt, STRATA_BTREE_INPLACE) || cfg->store->page_size < 128u ||
             cfg->store->page_size > 0x8000u)
             return STRATA_EINVAL;
         bt->psize = (uint16_t)cfg->store->page_size;
         pages = cfg->store->pages;
         bt->flags |= CTX_STORE;
     } else if (BT_HAS_VMTREE && cfg->nand != NULL) {
-        if (f != NULL || cfg->variant != STRATA_BTREE_VMTREE)
+        if (f != NULL || !bt_is(bt, STRATA_BTREE_VMTREE))
             return STRATA_EINVAL; /* raw NAND takes no in-place or overwrite programs */
         return nand_geometry(bt, cfg);
     } else {
@@ -84,7 +84,7 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
             return STRATA_EINVAL;
         if ((rc = strata_flash_validate(f)) != 0)
             return rc;
-        if (!variant_fits(f, cfg->variant))
+        if (!variant_fits(bt, f))
             return STRATA_EDEVICE;
         if (f->geo.page_size < 128u || f->geo.page_size > 0x8000u)
             return STRATA_EINVAL;
@@ -96,9 +96,9 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
         bt->psize = (uint16_t)f->geo.page_size;
         bt->first_page = cfg->first_unit * ppu;
         pages = units * ppu;
-        if (cfg->variant == STRATA_BTREE_INPLACE)
+        if (bt_is(bt, STRATA_BTREE_INPLACE))
             pages /= 2u; /* two slots per node */
-        if (cfg->variant == STRATA_BTREE_VMTREE) {
+        if (bt_is(bt, STRATA_BTREE_VMTREE)) {
             bt->seg = (uint16_t)ppu; /* 1: page mode */
             pages = pages > STRATA_BTREE_MAX_PAGES ? STRATA_BTREE_MAX_PAGES : pages;
             pages -= pages % bt->seg;
