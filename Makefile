@@ -49,11 +49,10 @@ size: bootstrap
 	cmake --build $(BUILD)/m4 -j$(JOBS)
 	cmake -S . -B $(BUILD)/m0plus-reduced -DSTRATA_HOST=OFF -DCMAKE_BUILD_TYPE=MinSizeRel \
 	      -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake -DSTRATA_CPU=cortex-m0plus \
-	      -DSTRATA_KV_MINIMAL=ON -DSTRATA_FS_OPTIONS=STRATA_FS_NO_CHECK \
-	      -DSTRATA_BTREE_OPTIONS=STRATA_BTREE_VMTREE_ONLY
+	      -DSTRATA_KV_MINIMAL=ON -DSTRATA_FS_OPTIONS=STRATA_FS_NO_CHECK -DSTRATA_BTREE_OPTIONS=
 	cmake --build $(BUILD)/m0plus-reduced -j$(JOBS)
 	python3 scripts/size.py --out $(BUILD)/size.json cortex-m0plus=$(BUILD)/m0plus cortex-m4=$(BUILD)/m4 \
-	      "cortex-m0plus/reduced (kv minimal, fs without check, btree VMTREE only)=$(BUILD)/m0plus-reduced"
+	      "cortex-m0plus/reduced (kv minimal, fs without check)=$(BUILD)/m0plus-reduced"
 
 # Every engine's target workload on host -m64/-m32, Cortex-M0 and M4 (QEMU), AVR (simavr), plus
 # an msp430 compile check: identical digests required (targets/run.py, docs/targets.md). Then the

@@ -20,9 +20,8 @@
  *    buffer it may have committed part of the buffer, so the fuzzer remounts and checks as after
  *    a cut; STRATA_EIO (a NAND status failure) makes the context stale: the same;
  *  - nothing written outside the region, no device rule broken (the harness's guards).
- * Known defect (docs/fuzzing.md), tolerated unless STRATA_FUZZ_STRICT is set:
- *  BTREE-1: with DUPLICATES, strata_btree_delete(key, NULL) returns STRATA_EINVAL, while btree.h
- *  says it deletes the smallest pair with that key.
+ * No known defect is tolerated (BTREE-1, a DUPLICATES delete with data NULL refused, is fixed;
+ * docs/fuzzing.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,10 +238,6 @@ static int op_delete(struct bo *s, uint8_t *e, int smallest)
     rc = strata_btree_delete(&s->bt, e,
                              (s->cfg.flags & STRATA_BTREE_DUPLICATES) && !smallest
                                  ? e + s->cfg.key_size : NULL);
-    if (rc == STRATA_EINVAL && smallest && !s->strict) {
-        undo_into(&s->b, &u); /* BTREE-1: the call is refused (nothing changed) */
-        return 0;
-    }
     if (rc == STRATA_ENOENT && !present && s->cfg.wbuf == NULL)
         return 0;
     if (rc == 0 && !present && s->cfg.wbuf == NULL)

@@ -10,7 +10,9 @@
 /* What is stored: the paper's random data set (4 B key, 16 B record) or a sensor series
  * indexed by value (temperature in tenths as the key, the record id as the data: 8 B entries
  * with duplicates). */
-enum wl_kind { WL_RANDOM, WL_TEMP_GSO, WL_TEMP_SEA, WL_SEQUENTIAL, WL_COUNT };
+/* WL_REFKEYS: the reference code's own test keys (its PC test program): a permutation of
+ * 0..99,999 by quadratic residues modulo the prime 100,003, 4 B key + 12 B data (16 B records). */
+enum wl_kind { WL_RANDOM, WL_TEMP_GSO, WL_TEMP_SEA, WL_SEQUENTIAL, WL_REFKEYS, WL_COUNT };
 extern const char *const wl_names[WL_COUNT];
 
 struct bconf {
@@ -21,6 +23,7 @@ struct bconf {
     uint8_t buffers;       /* M */
     uint16_t map_entries;  /* VMTREE mapping table */
     uint8_t wbuf_pages;    /* write buffer in pages (0: none) */
+    uint16_t wbuf_ops;     /* non-zero: the write buffer holds this many operations instead */
 };
 
 struct bres {

@@ -10,7 +10,8 @@
 #include "strata/nand.h"
 
 const char *const wl_names[WL_COUNT] = {"random", "temperature (Greensboro)",
-                                        "temperature (Seattle)", "sequential"};
+                                        "temperature (Seattle)", "sequential",
+                                        "reference test keys"};
 
 static int16_t *series[WL_COUNT];
 static size_t series_len[WL_COUNT];
@@ -23,6 +24,7 @@ int bench_load_data(void)
     } src[WL_COUNT] = {{NULL, NULL, 0, 0},
                        {"greensboro_nc_tmy3_hourly.csv", "temp_c", 10.0, 0},
                        {"seattle_2010_hourly_temp.csv", "temp_f", 10.0, 0},
+                       {NULL, NULL, 0, 0},
                        {NULL, NULL, 0, 0}};
     unsigned w;
     for (w = 1; w < WL_COUNT; w++) {
@@ -53,11 +55,44 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The reference code's test keys: x -> r(r((x + s1 + s2) mod p)) with r(v) = v^2 mod p for
+ * v < p/2 and p - (v^2 mod p) above (a permutation of 0..p-1 since p = 100,003 is 3 mod 4),
+ * values >= 100,000 skipped. s1, s2: what its test draws with rand() % p after srand(0) on
+ * glibc (its first run), fixed here so that the figure does not depend on the host's libc. */
+#define REF_N 100000u
+#define REF_P 100003u
+static uint32_t ref_residue(uint32_t v)
+{
+    uint32_t r = (uint32_t)((uint64_t)v * v % REF_P);
+    return 2u * v < REF_P ? r : REF_P - r;
+}
+
+static uint32_t ref_key(uint32_t i)
+{
+    static uint32_t *keys;
+    static uint32_t made;
+    static uint32_t x;
+    if (keys == NULL && (keys = malloc(REF_N * sizeof *keys)) == NULL)
+        return i;
+    while (made <= i % REF_N) {
+        uint32_t v = ref_residue(ref_residue((x++ + 35257u + 5479u) % REF_P));
+        if (v < REF_N)
+            keys[made++] = v;
+    }
+    return keys[i % REF_N];
+}
+
 /* Entry i of the workload: key then data. A series longer than the file replays it (the
  * value index does not use timestamps). */
 static void entry(enum wl_kind wl, uint32_t i, uint8_t *e)
 {
     uint32_t k;
+    if (wl == WL_REFKEYS) { /* as the reference test: the key, then the key again in the data */
+        memset(e, 0, 16);
+        strata_btree_key_u32(e, ref_key(i));
+        memcpy(e + 4, e, 4);
+        return;
+    }
     if (wl == WL_RANDOM || wl == WL_SEQUENTIAL) {
         k = wl == WL_RANDOM ? (uint32_t)mix(i + 1u) : i; /* sequential: a time-ordered key */
         strata_btree_key_u32(e, k);
@@ -119,7 +154,7 @@ void bench_run(const struct bconf *c, enum wl_kind wl, uint32_t n, uint32_t quer
     struct strata_sim_stats s0, s1, d;
     struct strata_sim *sim = device(c);
     uint8_t e[STRATA_BTREE_MAX_ENTRY], *mem;
-    uint32_t psize, bitmap, i, mark = 0;
+    uint32_t psize, bitmap, wbuf, i, mark = 0;
     static const uint32_t marks[4] = {10000, 25000, 50000, 100000};
     clock_t t0 = clock();
     int rc;
@@ -146,20 +181,21 @@ void bench_run(const struct bconf *c, enum wl_kind wl, uint32_t n, uint32_t quer
     }
     cfg.variant = (uint8_t)c->variant;
     cfg.key_size = 4;
-    cfg.data_size = wl == WL_RANDOM || wl == WL_SEQUENTIAL ? 16 : 4;
-    cfg.flags = wl == WL_RANDOM || wl == WL_SEQUENTIAL ? 0 : STRATA_BTREE_DUPLICATES;
+    cfg.data_size = wl == WL_RANDOM || wl == WL_SEQUENTIAL ? 16 : wl == WL_REFKEYS ? 12 : 4;
+    cfg.flags = wl == WL_TEMP_GSO || wl == WL_TEMP_SEA ? STRATA_BTREE_DUPLICATES : 0;
     cfg.buffers = c->buffers;
     cfg.map_entries = c->variant == STRATA_BTREE_VMTREE ? c->map_entries : 0;
     bitmap = strata_btree_bitmap_size(&cfg);
-    mem = calloc(1, (size_t)c->buffers * psize + bitmap + 4u * cfg.map_entries +
-                        (size_t)c->wbuf_pages * psize + 8u);
+    /* the write buffer: whole pages, or (wbuf_ops) a number of operations of 1 + key + data B */
+    wbuf = c->wbuf_ops ? c->wbuf_ops * (1u + cfg.key_size + cfg.data_size) : c->wbuf_pages * psize;
+    mem = calloc(1, (size_t)c->buffers * psize + bitmap + 4u * cfg.map_entries + wbuf + 8u);
     cfg.buffer = mem;
     cfg.bitmap = mem + (size_t)c->buffers * psize;
     cfg.bitmap_size = bitmap;
     cfg.map = cfg.map_entries ? (uint16_t *)(void *)(cfg.bitmap + ((bitmap + 3u) & ~3u)) : NULL;
     if (c->wbuf_pages) {
         cfg.wbuf = cfg.bitmap + ((bitmap + 3u) & ~3u) + 4u * cfg.map_entries;
-        cfg.wbuf_size = (uint16_t)(c->wbuf_pages * psize);
+        cfg.wbuf_size = (uint16_t)wbuf;
     }
     if ((rc = strata_btree_format(&bt, &cfg)) != 0) {
         out->rc = rc;

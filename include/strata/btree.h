@@ -81,6 +81,11 @@ extern "C" {
 #define STRATA_BTREE_MAX_PAGES 0xFFF0u /* pages (or nodes) in a region */
 
 
+/* Every variant is in the default build. A user who needs one builds the module with one of
+ * STRATA_BTREE_ONLY_INPLACE, STRATA_BTREE_ONLY_VMTREE, STRATA_BTREE_ONLY_OW defined (CMake:
+ * -DSTRATA_BTREE_OPTIONS=...): the others' code is left out (text on Cortex-M0+, make size:
+ * 8.9 / 12.5 / 9.9 KB against 17.2 KB for all three) and format/mount refuse them with
+ * STRATA_EINVAL. */
 enum strata_btree_variant {
     STRATA_BTREE_INPLACE = 0,
     STRATA_BTREE_VMTREE = 1,
@@ -231,7 +236,8 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
 int strata_btree_put(struct strata_btree *bt, const void *key, const void *data);
 
 /* Delete an entry: by key (data NULL), or with DUPLICATES the exact pair (data given; NULL
- * deletes the smallest pair with that key). STRATA_ENOENT when there is none (with a write buffer
+ * deletes the smallest pair with that key, found first by a lookup as strata_btree_get, which
+ * sees the write buffer: one descent more). STRATA_ENOENT when there is none (with a write buffer
  * the delete is buffered and the check is deferred: 0). Costs as put; an emptied node is freed
  * (its parent updated). Power-safe. */
 int strata_btree_delete(struct strata_btree *bt, const void *key, const void *data);

@@ -25,21 +25,58 @@
 #define CTX_FOREIGN 0x40u /* mount saw pages of a tree configured otherwise */
 #define CTX_WEAK 0x80u    /* NAND: the last read needed many corrections: relocate the node */
 
-/* Build option STRATA_BTREE_VMTREE_ONLY (STRATA_BTREE_OPTIONS in CMake): a build with the
- * VMTREE variant alone (format and mount refuse the others with STRATA_EINVAL, and there is no
- * strata_btree_fs_store()): bt_is() is then constant for the others and their code drops out. */
-#ifdef STRATA_BTREE_VMTREE_ONLY
-#define BT_ONLY_VMTREE 1
+/* Build options (STRATA_BTREE_OPTIONS in CMake): one variant alone, for a user who needs only
+ * that one: STRATA_BTREE_ONLY_INPLACE, STRATA_BTREE_ONLY_VMTREE (or its older name
+ * STRATA_BTREE_VMTREE_ONLY), STRATA_BTREE_ONLY_OW. Format and mount refuse the other variants
+ * with STRATA_EINVAL; bt_is() is then constant, so their code drops out: whole files (map.c and
+ * the head/GC half of space.c without VMTREE, ow.c without OW, fsstore.c without INPLACE, which
+ * is the only variant on a page store) and the branches elsewhere. Without an option every
+ * variant is built. */
+#if defined(STRATA_BTREE_ONLY_INPLACE)
+#define BT_HAS_INPLACE 1
+#define BT_HAS_VMTREE 0
+#define BT_HAS_OW 0
+#elif defined(STRATA_BTREE_ONLY_VMTREE) || defined(STRATA_BTREE_VMTREE_ONLY)
+#define BT_HAS_INPLACE 0
+#define BT_HAS_VMTREE 1
+#define BT_HAS_OW 0
+#elif defined(STRATA_BTREE_ONLY_OW)
+#define BT_HAS_INPLACE 0
+#define BT_HAS_VMTREE 0
+#define BT_HAS_OW 1
 #else
-#define BT_ONLY_VMTREE 0
+#define BT_HAS_INPLACE 1
+#define BT_HAS_VMTREE 1
+#define BT_HAS_OW 1
 #endif
+#define BT_SINGLE (BT_HAS_INPLACE + BT_HAS_VMTREE + BT_HAS_OW == 1)
+
+/* The variant is in this build. */
+static inline int bt_has(unsigned variant)
+{
+    if (variant == STRATA_BTREE_INPLACE)
+        return BT_HAS_INPLACE;
+    if (variant == STRATA_BTREE_VMTREE)
+        return BT_HAS_VMTREE;
+    return variant == STRATA_BTREE_OW && BT_HAS_OW;
+}
 
 /* What the tree lives on: decides how a node reaches flash. */
 static inline int bt_is(const struct strata_btree *bt, unsigned variant)
 {
-    if (BT_ONLY_VMTREE)
-        return variant == STRATA_BTREE_VMTREE;
-    return bt->variant == variant;
+    if (!bt_has(variant))
+        return 0;
+    return BT_SINGLE || bt->variant == variant;
+}
+
+/* Raw NAND through the NAND layer (VMTREE only); a page store (INPLACE only). */
+static inline int bt_on_nand(const struct strata_btree *bt)
+{
+    return BT_HAS_VMTREE && bt->cfg->nand != NULL;
+}
+static inline const struct strata_btree_store *bt_store(const struct strata_btree *bt)
+{
+    return BT_HAS_INPLACE ? bt->cfg->store : NULL;
 }
 
 static inline uint8_t *bt_page(const struct strata_btree *bt, unsigned b)
@@ -102,7 +139,15 @@ void bt_node_init(const struct strata_btree *bt, uint8_t *p, unsigned level);
 int bt_node_check(const struct strata_btree *bt, uint8_t *p);
 int bt_header_valid(const struct strata_btree *bt, const uint8_t *p);
 /* OW: the first slot of the trailing free run; a slot holding an entry (live or shadowed). */
+#if BT_HAS_OW
 uint32_t bt_ow_used(const struct strata_btree *bt, uint8_t *p);
+#else
+static inline uint32_t bt_ow_used(const struct strata_btree *bt, uint8_t *p)
+{
+    (void)bt, (void)p; /* never called without OW (behind a constant bt_is()) */
+    return 0;
+}
+#endif
 int bt_ow_in_use(uint8_t *p, uint32_t i);
 /* Sorted: drop the entries >= s. OW: compact the image in place to its effective entries < s
  * (all with s NULL), a fresh node image. */
@@ -165,6 +210,15 @@ int bt_new_node(struct strata_btree *bt, unsigned b, unsigned level);
 /* The node at addr is no longer in the tree (its parent pointer `ptr` is gone). */
 void bt_free_node(struct strata_btree *bt, uint32_t addr, uint32_t ptr, unsigned level);
 
+/* ---- space.c: the per-commit list, shared --------------------------------------------------- */
+
+/* Pages one operation may write: its split path, a new root's children, the dirty buffers. */
+uint32_t bt_op_pages(const struct strata_btree *bt);
+/* The per-commit list (INPLACE: nodes written; VMTREE page mode: pages freed). */
+int bt_list_has(const struct strata_btree *bt, uint32_t a);
+void bt_list_add(struct strata_btree *bt, uint32_t a);
+
+#if BT_HAS_VMTREE
 /* ---- map.c: VMTREE mapping table ------------------------------------------------------------ */
 
 uint32_t bt_map_get(const struct strata_btree *bt, uint32_t key);
@@ -175,25 +229,79 @@ int bt_map_slot(const struct strata_btree *bt, uint32_t key);
 
 /* ---- space.c: VMTREE head, garbage collection, reduction ------------------------------------- */
 
-/* Pages one operation may write: its split path, a new root's children, the dirty buffers. */
-uint32_t bt_op_pages(const struct strata_btree *bt);
 /* The next page to program. */
 int bt_head_take(struct strata_btree *bt, uint32_t *page);
 uint32_t bt_run(const struct strata_btree *bt);
-/* A page no longer holds the current version of its node. */
 /* NAND: a program failed in the head's block: the head goes to the next block. */
 void bt_vm_abandon(struct strata_btree *bt);
 /* NAND: count the pages of bad blocks in the run (format). */
 void bt_vm_count_bad(struct strata_btree *bt);
+/* A page no longer holds the current version of its node. */
 void bt_vm_freed(struct strata_btree *bt, uint32_t pg);
-/* The per-commit list (INPLACE: nodes written; VMTREE page mode: pages freed). */
-int bt_list_has(const struct strata_btree *bt, uint32_t a);
-void bt_list_add(struct strata_btree *bt, uint32_t a);
 /* Before an operation: room in the mapping table and erased pages for one operation. */
 int bt_vm_prepare(struct strata_btree *bt);
 int bt_reduce(struct strata_btree *bt);
 /* Erase the segments ahead of the head that hold no live page (after mount). */
 int bt_vm_reserve(struct strata_btree *bt);
+#else
+/* A build without VMTREE: never called (every call sits behind a bt_is() that is constant
+ * there); these keep unoptimised builds linking and cost nothing in optimised ones. */
+static inline uint32_t bt_map_get(const struct strata_btree *bt, uint32_t key)
+{
+    (void)bt;
+    return key;
+}
+static inline int bt_map_put(struct strata_btree *bt, uint32_t key, uint32_t val)
+{
+    (void)bt, (void)key, (void)val;
+    return STRATA_EINVAL;
+}
+static inline void bt_map_del(struct strata_btree *bt, uint32_t key)
+{
+    (void)bt, (void)key;
+}
+static inline void bt_map_clear(struct strata_btree *bt)
+{
+    (void)bt;
+}
+static inline int bt_map_slot(const struct strata_btree *bt, uint32_t key)
+{
+    (void)bt, (void)key;
+    return -1;
+}
+static inline int bt_head_take(struct strata_btree *bt, uint32_t *page)
+{
+    (void)bt, (void)page;
+    return STRATA_EINVAL;
+}
+static inline void bt_vm_abandon(struct strata_btree *bt)
+{
+    (void)bt;
+}
+static inline void bt_vm_count_bad(struct strata_btree *bt)
+{
+    (void)bt;
+}
+static inline void bt_vm_freed(struct strata_btree *bt, uint32_t pg)
+{
+    (void)bt, (void)pg;
+}
+static inline int bt_vm_prepare(struct strata_btree *bt)
+{
+    (void)bt;
+    return STRATA_EINVAL;
+}
+static inline int bt_reduce(struct strata_btree *bt)
+{
+    (void)bt;
+    return STRATA_EINVAL;
+}
+static inline int bt_vm_reserve(struct strata_btree *bt)
+{
+    (void)bt;
+    return STRATA_EINVAL;
+}
+#endif
 
 /* ---- tree.c: descent, insert, delete ---------------------------------------------------------- */
 
@@ -212,6 +320,7 @@ int bt_grow(struct strata_btree *bt, unsigned *child);
 /* The entry of parent page p that leads to addr, or -1. */
 int bt_child_index(const struct strata_btree *bt, uint8_t *p, uint32_t addr);
 
+#if BT_HAS_OW
 /* ---- ow.c: VMTREE-OW structural changes ------------------------------------------------------ */
 
 /* A full node (b at level) must take e: rewrite it to fresh page(s), update the parents. */
@@ -220,6 +329,26 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
 int bt_ow_kill(struct strata_btree *bt, unsigned b, const uint8_t *key, int flush_last);
 /* Remove parent b's entry i (all its copies) and write the parent now. */
 int bt_ow_unlink(struct strata_btree *bt, unsigned b, uint32_t i);
+#else
+/* A build without OW: never called (behind a constant bt_is()), as the VMTREE stubs above. */
+static inline int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b,
+                                 const uint8_t *e)
+{
+    (void)bt, (void)level, (void)b, (void)e;
+    return STRATA_EINVAL;
+}
+static inline int bt_ow_kill(struct strata_btree *bt, unsigned b, const uint8_t *key,
+                             int flush_last)
+{
+    (void)bt, (void)b, (void)key, (void)flush_last;
+    return STRATA_EINVAL;
+}
+static inline int bt_ow_unlink(struct strata_btree *bt, unsigned b, uint32_t i)
+{
+    (void)bt, (void)b, (void)i;
+    return STRATA_EINVAL;
+}
+#endif
 
 /* ---- wbuf.c: write buffer --------------------------------------------------------------------- */
 

@@ -45,10 +45,17 @@ int strata_btree_put(struct strata_btree *bt, const void *key, const void *data)
 int strata_btree_delete(struct strata_btree *bt, const void *key, const void *data)
 {
     uint8_t e[STRATA_BTREE_MAX_ENTRY];
-    if (!ready(bt) || key == NULL ||
-        (data == NULL && (bt->cfg->flags & STRATA_BTREE_DUPLICATES)))
+    int rc;
+    if (!ready(bt) || key == NULL)
         return STRATA_EINVAL;
     make_entry(bt, e, key, data);
+    if (data == NULL && (bt->cfg->flags & STRATA_BTREE_DUPLICATES)) {
+        /* The smallest pair with the key, as a lookup sees it now (write buffer included):
+         * deleting it is then the exact-pair delete. None: as a delete of an absent pair. */
+        rc = strata_btree_get(bt, key, e + bt->ksize);
+        if (rc != 0)
+            return rc == STRATA_ENOENT && bt->cfg->wbuf != NULL ? 0 : rc;
+    }
     return apply(bt, WB_DEL, e);
 }
 

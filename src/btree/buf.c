@@ -73,7 +73,7 @@ int bt_flush(struct strata_btree *bt, unsigned b, int commit)
 
 int bt_commit(struct strata_btree *bt)
 {
-    const struct strata_btree_store *s = bt->cfg->store;
+    const struct strata_btree_store *s = bt_store(bt);
     unsigned b, l, k = 0;
     int rc;
     for (b = 0; b < bt->nbuf; b++)
@@ -142,7 +142,7 @@ int bt_load(struct strata_btree *bt, unsigned b, uint32_t addr)
     int rc;
     if (addr >= bt->pages)
         return STRATA_ECORRUPT;
-    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->cfg->store == NULL)
+    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt_store(bt) == NULL)
         page = 2u * addr + (uint32_t)bit_get(bt->cfg->bitmap + (bt->pages + 7u) / 8u, addr);
     if ((rc = bt_io_read(bt, page, p, bt->psize)) != 0 || (rc = bt_node_check(bt, p)) != 0) {
         bt_buf_forget(bt, b);

@@ -5,10 +5,10 @@
  */
 #include <string.h>
 
-#include "strata/btree.h"
+#include "bt_internal.h"
 #include "strata/fs.h"
 
-#ifndef STRATA_BTREE_VMTREE_ONLY /* the page store serves INPLACE only */
+#if BT_HAS_INPLACE /* the page store serves INPLACE only */
 
 static int at(struct strata_btree_fs_store *s, uint32_t page)
 {

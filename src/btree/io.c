@@ -29,12 +29,12 @@ static int nand_read(struct strata_btree *bt, uint32_t page, uint8_t *buf)
 
 int bt_io_read(struct strata_btree *bt, uint32_t page, uint8_t *buf, uint32_t len)
 {
-    const struct strata_btree_store *s = bt->cfg->store;
+    const struct strata_btree_store *s = bt_store(bt);
     uint32_t unit = bt->flash ? bt->flash->geo.read_size : 1u;
     bt->stats.reads++;
     if (s != NULL)
         return s->read(s->ctx, page, buf);
-    if (bt->cfg->nand != NULL)
+    if (bt_on_nand(bt))
         return nand_read(bt, page, buf); /* whole pages: the ECC covers the page */
     len = (len + unit - 1u) / unit * unit; /* a header read rounds up to the read unit */
     return strata_flash_read(bt->flash, dev_addr(bt, page), buf, len);
@@ -43,10 +43,10 @@ int bt_io_read(struct strata_btree *bt, uint32_t page, uint8_t *buf, uint32_t le
 int bt_io_prog(struct strata_btree *bt, uint32_t page, uint32_t off, const uint8_t *buf,
                uint32_t len)
 {
-    const struct strata_btree_store *s = bt->cfg->store;
+    const struct strata_btree_store *s = bt_store(bt);
     if (s != NULL)
         return s->write(s->ctx, page, buf);
-    if (bt->cfg->nand != NULL)
+    if (bt_on_nand(bt))
         return strata_nand_prog(bt->cfg->nand, bt->first_page + page, buf, NULL);
     return strata_flash_prog(bt->flash, dev_addr(bt, page) + off, buf, len);
 }
@@ -54,7 +54,7 @@ int bt_io_prog(struct strata_btree *bt, uint32_t page, uint32_t off, const uint8
 int bt_io_erase(struct strata_btree *bt, uint32_t page)
 {
     const struct strata_flash *f = bt->flash;
-    if (bt->cfg->nand != NULL) {
+    if (bt_on_nand(bt)) {
         bt->stats.erases++;
         return strata_nand_erase(bt->cfg->nand, (bt->first_page + page) / bt->seg);
     }
@@ -66,7 +66,7 @@ int bt_io_erase(struct strata_btree *bt, uint32_t page)
 
 int bt_io_bad(struct strata_btree *bt, uint32_t page)
 {
-    if (bt->cfg->nand == NULL)
+    if (!bt_on_nand(bt))
         return 0;
     return strata_nand_is_bad(bt->cfg->nand, (bt->first_page + page) / bt->seg);
 }
@@ -74,6 +74,8 @@ int bt_io_bad(struct strata_btree *bt, uint32_t page)
 int bt_io_retire(struct strata_btree *bt, uint32_t page)
 {
     bt->retire = BT_NONE;
+    if (!bt_on_nand(bt))
+        return 0;
     return strata_nand_retire(bt->cfg->nand, (bt->first_page + page) / bt->seg);
 }
 

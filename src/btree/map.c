@@ -5,6 +5,8 @@
  */
 #include "bt_internal.h"
 
+#if BT_HAS_VMTREE
+
 #define EMPTY 0xFFFFu
 #define TOMB 0xFFFEu
 
@@ -81,3 +83,6 @@ void bt_map_clear(struct strata_btree *bt)
     memset(bt->cfg->map, 0xFF, (size_t)bt->cfg->map_entries * 4u);
     bt->mapped = bt->tombs = bt->adds = 0;
 }
+#else
+typedef int bt_no_map; /* ISO C: a translation unit is never empty */
+#endif

@@ -8,16 +8,16 @@
 
 #define LIST_BYTES 128u /* the per-commit list: 64 addresses */
 
-static int variant_fits(const struct strata_flash *f, unsigned v)
+static int variant_fits(const struct strata_btree *bt, const struct strata_flash *f)
 {
     uint32_t ppu = f->geo.erase_size / f->geo.page_size;
     if (strata_flash_has(f, STRATA_FLASH_CAP_INORDER_PAGES) ||
         strata_flash_has(f, STRATA_FLASH_CAP_READ_ERRORS))
         return 0; /* raw NAND: only through the NAND layer (not yet on this branch) */
-    if (v == STRATA_BTREE_OW)
+    if (bt_is(bt, STRATA_BTREE_OW))
         return strata_flash_has(f, STRATA_FLASH_CAP_BITWISE_PROGRAM) && ppu == 1u &&
                !strata_flash_has(f, STRATA_FLASH_CAP_NO_ERASE);
-    if (v == STRATA_BTREE_INPLACE)
+    if (bt_is(bt, STRATA_BTREE_INPLACE))
         return strata_flash_has(f, STRATA_FLASH_CAP_NO_ERASE) || ppu == 1u;
     return 1;
 }
@@ -68,15 +68,15 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
     const struct strata_flash *f = cfg->flash;
     uint32_t pages, ppu, units;
     int rc;
-    if (cfg->store != NULL) {
-        if (f != NULL || cfg->variant != STRATA_BTREE_INPLACE || cfg->store->page_size < 128u ||
+    if (BT_HAS_INPLACE && cfg->store != NULL) {
+        if (f != NULL || !bt_is(bt, STRATA_BTREE_INPLACE) || cfg->store->page_size < 128u ||
             cfg->store->page_size > 0x8000u)
             return STRATA_EINVAL;
         bt->psize = (uint16_t)cfg->store->page_size;
         pages = cfg->store->pages;
         bt->flags |= CTX_STORE;
-    } else if (cfg->nand != NULL) {
-        if (f != NULL || cfg->variant != STRATA_BTREE_VMTREE)
+    } else if (BT_HAS_VMTREE && cfg->nand != NULL) {
+        if (f != NULL || !bt_is(bt, STRATA_BTREE_VMTREE))
             return STRATA_EINVAL; /* raw NAND takes no in-place or overwrite programs */
         return nand_geometry(bt, cfg);
     } else {
@@ -84,7 +84,7 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
             return STRATA_EINVAL;
         if ((rc = strata_flash_validate(f)) != 0)
             return rc;
-        if (!variant_fits(f, cfg->variant))
+        if (!variant_fits(bt, f))
             return STRATA_EDEVICE;
         if (f->geo.page_size < 128u || f->geo.page_size > 0x8000u)
             return STRATA_EINVAL;
@@ -96,9 +96,9 @@ static int geometry(struct strata_btree *bt, const struct strata_btree_config *c
         bt->psize = (uint16_t)f->geo.page_size;
         bt->first_page = cfg->first_unit * ppu;
         pages = units * ppu;
-        if (cfg->variant == STRATA_BTREE_INPLACE)
+        if (bt_is(bt, STRATA_BTREE_INPLACE))
             pages /= 2u; /* two slots per node */
-        if (cfg->variant == STRATA_BTREE_VMTREE) {
+        if (bt_is(bt, STRATA_BTREE_VMTREE)) {
             bt->seg = (uint16_t)ppu; /* 1: page mode */
             pages = pages > STRATA_BTREE_MAX_PAGES ? STRATA_BTREE_MAX_PAGES : pages;
             pages -= pages % bt->seg;
@@ -119,7 +119,7 @@ int bt_setup(struct strata_btree *bt, const struct strata_btree_config *cfg)
     memset(bt, 0, sizeof *bt);
     bt->cfg = cfg;
     bt->variant = cfg->variant;
-    if (cfg->variant > STRATA_BTREE_OW || (BT_ONLY_VMTREE && cfg->variant != STRATA_BTREE_VMTREE) ||
+    if (!bt_has(cfg->variant) ||
         cfg->key_size < 1u || cfg->key_size > STRATA_BTREE_MAX_KEY ||
         cfg->data_size > STRATA_BTREE_MAX_DATA ||
         cfg->key_size + cfg->data_size > STRATA_BTREE_MAX_ENTRY || cfg->buffers < 3u ||
@@ -428,11 +428,11 @@ static int vm_newest(struct strata_btree *bt, uint8_t *scr, uint32_t *newest)
      * a page that reads erased may hold a cut program's weak cells: the head goes to the next
      * block, erased anew (bt_vm_reserve), and the first page written voids what was left. */
     bt->head = (uint16_t)(best + 1u);
-    if (bt->cfg->nand != NULL && bt->head % bt->seg != 0u) {
+    if (bt_on_nand(bt) && bt->head % bt->seg != 0u) {
         bt->head = (uint16_t)(first + bt->seg);
         bt->flags |= CTX_BARRIER;
     }
-    for (q = best + 1u; q < first + bt->seg && bt->cfg->nand == NULL; q++) {
+    for (q = best + 1u; q < first + bt->seg && !bt_on_nand(bt); q++) {
         if ((rc = bt_io_blank(bt, q)) < 0)
             return rc;
         if (rc == 0) {
@@ -569,7 +569,7 @@ static int vm_refresh(struct strata_btree *bt)
 {
     unsigned b = 0;
     int rc;
-    if (bt->cfg->nand == NULL) {
+    if (!bt_on_nand(bt)) {
         bt->flags &= (uint8_t)~CTX_CLEAN;
         return 0;
     }
@@ -662,7 +662,7 @@ int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config
     int rc;
     for (tries = 0;; tries++) {
         rc = mount_once(bt, cfg, torn, floor);
-        if (rc != STRATA_ECORRUPT || cfg->nand == NULL || tries >= 3u ||
+        if (rc != STRATA_ECORRUPT || !BT_HAS_VMTREE || cfg->nand == NULL || tries >= 3u ||
             bt->cursor == BT_NONE || bt->lost != bt->cursor)
             return rc;
         torn = bt->commit_seq;

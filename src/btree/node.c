@@ -109,6 +109,7 @@ uint32_t bt_node_live(const struct strata_btree *bt, uint8_t *p)
     return k;
 }
 
+#if BT_HAS_OW
 uint32_t bt_ow_used(const struct strata_btree *bt, uint8_t *p)
 {
     uint32_t i = hdr_count(p), k, e = esz(bt, p);
@@ -123,6 +124,7 @@ uint32_t bt_ow_used(const struct strata_btree *bt, uint8_t *p)
     }
     return i;
 }
+#endif
 
 int bt_node_room(const struct strata_btree *bt, uint8_t *p)
 {

@@ -9,7 +9,7 @@
  */
 #include "bt_internal.h"
 
-#if !BT_ONLY_VMTREE
+#if BT_HAS_OW
 
 int bt_ow_kill(struct strata_btree *bt, unsigned b, const uint8_t *key, int flush_last)
 {
@@ -173,23 +173,6 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
     return rc;
 }
 
-#else /* STRATA_BTREE_VMTREE_ONLY: never called (bt_is), kept so that every build links */
-
-int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const uint8_t *e)
-{
-    (void)bt, (void)level, (void)b, (void)e;
-    return STRATA_EINVAL;
-}
-
-int bt_ow_kill(struct strata_btree *bt, unsigned b, const uint8_t *key, int flush_last)
-{
-    (void)bt, (void)b, (void)key, (void)flush_last;
-    return STRATA_EINVAL;
-}
-
-int bt_ow_unlink(struct strata_btree *bt, unsigned b, uint32_t i)
-{
-    (void)bt, (void)b, (void)i;
-    return STRATA_EINVAL;
-}
+#else
+typedef int bt_no_ow; /* ISO C: a translation unit is never empty */
 #endif

@@ -49,6 +49,8 @@ void bt_list_add(struct strata_btree *bt, uint32_t a)
         strata_put_le16(list(bt) + 2u * bt->nwritten++, a);
 }
 
+#if BT_HAS_VMTREE /* the rest serves VMTREE alone */
+
 /* ---- the head ------------------------------------------------------------------------------- */
 
 static int paged(const struct strata_btree *bt)
@@ -238,9 +240,15 @@ static uint32_t floor_pages(const struct strata_btree *bt)
     return bt->interior + bt_op_pages(bt) + bt->nbuf;
 }
 
+/* What segment mode keeps before an operation: the floor, one operation's pages (it may write
+ * them and grow the tree, which raises the floor by 3) and three segments, so that the collection
+ * before the next one can still move a segment's live pages (needs them + the floor). Without the
+ * operation's pages small segments (2-page NAND blocks) could end with an empty tail segment
+ * that may not be collected: STRATA_ENOSPC for good with the region nearly empty. Page mode
+ * keeps no run; this sets only its scan window. */
 static uint32_t target(const struct strata_btree *bt)
 {
-    return 3u * bt->seg + floor_pages(bt);
+    return 3u * bt->seg + floor_pages(bt) + (paged(bt) ? 0u : bt_op_pages(bt));
 }
 
 /* Usable pages of the run (segment mode). */
@@ -253,8 +261,10 @@ static uint32_t usable(const struct strata_btree *bt)
 int bt_vm_prepare(struct strata_btree *bt)
 {
     uint32_t w = bt_op_pages(bt), guard, full;
-    /* recovery's scan window: less than a lap (page mode), clear of what may be erased */
-    uint32_t window = bt->pages - target(bt) - 2u * bt->seg;
+    /* recovery's scan window: less than a lap (page mode), clear of what may be erased; none
+     * (a reduction before each operation) when the target leaves no room, as the least segment
+     * region does with 16 page buffers: the difference must not wrap */
+    uint32_t t = target(bt) + 2u * bt->seg, window = bt->pages > t ? bt->pages - t : 0u;
     int rc;
     for (guard = 0; guard < bt->pages / bt->seg + 4u; guard++) {
         full = bt->adds + bt->seg + w + 16u > bt->cfg->map_entries || bt->since_clean > window;
@@ -305,3 +315,4 @@ int bt_vm_reserve(struct strata_btree *bt)
     }
     return 0;
 }
+#endif

@@ -23,7 +23,7 @@ int bt_prepare(struct strata_btree *bt, int grow)
     }
     if (grow && bt->live + 2u * bt->height + 2u > bt->pages)
         return STRATA_ENOSPC;
-    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt->cfg->store == NULL && bt->nwritten + w > 64u)
+    if (bt_is(bt, STRATA_BTREE_INPLACE) && bt_store(bt) == NULL && bt->nwritten + w > 64u)
         return bt_commit(bt); /* the nodes written since the last commit must fit the list */
     return 0;
 }

@@ -30,7 +30,7 @@ static int inplace_write(struct strata_btree *bt, unsigned b, uint32_t flags)
     uint32_t n = bt->buf[b].addr, page = n;
     int rc;
     bt_node_seal(bt, p, bt->seq, flags, n);
-    if (bt->cfg->store == NULL) {
+    if (bt_store(bt) == NULL) {
         page = inplace_page(bt, n);
         if ((rc = bt_io_erase(bt, page)) != 0)
             return rc;

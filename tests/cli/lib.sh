@@ -16,3 +16,17 @@ expect() {
         failures=$((failures + 1))
     fi
 }
+
+# output_is EXPECTED-FILE WHAT: the last command printed exactly that file on stdout
+output_is() {
+    if ! cmp -s "$1" "$dir/out"; then
+        echo "FAIL: $2: output differs"; diff "$1" "$dir/out" | sed 's/^/    /'
+        failures=$((failures + 1))
+    fi
+}
+
+# output_has REGEX WHAT: a line the last command printed (stdout or stderr) matches
+output_has() {
+    grep -q -- "$1" "$dir/out" "$dir/err" ||
+        { echo "FAIL: $2"; sed 's/^/    /' "$dir/out" "$dir/err"; failures=$((failures + 1)); }
+}
