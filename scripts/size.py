@@ -79,13 +79,14 @@ BUDGETS = {
     ("nand", "cortex-m0plus", "text"): (5700, "ECC (Hamming 402 B, BCH 1.8 KB with its 384 B of "
                                               "tables), codeword layout, page/region I/O, bad "
                                               "blocks: docs/nand.md"),
-    ("stream", "cortex-m0plus", "text"): (15380, "issue 11's 12 KB not met: the measured "
+    ("stream", "cortex-m0plus", "text"): (16020, "issue 11's 12 KB not met: the measured "
                                                 "figure, no growth (hybrid, RAM-stage and FTL "
                                                 "configurations, fault handling, mount "
                                                 "rewriting what a cut may have left weak, "
                                                 "carrying a full segment's cut last page, the "
                                                 "anchor fallback; +236 B for the STREAM-1 "
-                                                "restart and the STREAM-2 anchor step back); "
+                                                "restart and the STREAM-2 anchor step back, "
+                                                "+636 B for the skip list's lane and time search); "
                                                 "docs/stream.md"),
     ("stream", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("stream", "cortex-m0plus", "stack"): (1370, "mount finishing a cut close: recovery, "

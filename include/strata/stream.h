@@ -74,9 +74,10 @@
  * STRATA_EUNFORMATTED from mount, STRATA_ECORRUPT or STRATA_EECC from a query — never a crash.
  *
  * RAM (512-byte pages, 256-byte buckets, 2048-bit sections, max_level 12; Cortex-M0+):
- * sizeof(struct strata_stream) + the buffer STRATA_STREAM_BUFFER_SIZE (the write page, two read
- * pages, the Bloom section, the regression window) + the NAND layer's context and table +
- * sizeof(struct strata_stream_iter) per open query; the total is in docs/stream.md (the paper's
+ * sizeof(struct strata_stream) (656 B, 290 of them the skip list's lane) + the buffer
+ * STRATA_STREAM_BUFFER_SIZE (the write page, two read pages, the Bloom section, the regression
+ * window) + the NAND layer's context and table + sizeof(struct strata_stream_iter) per open
+ * query; the total is in docs/stream.md (the paper's
  * 3.2 KB is the budget). Stack: make size. No heap, no globals; several stores may coexist on
  * separate block and unit ranges.
  *
@@ -93,7 +94,8 @@
  *            (1 erase + 1 page program on the data device).
  *   flush    one data page program when readings are buffered (the page is padded), and its
  *            index as above; none otherwise.
- *   select   per query: a skip-list search (one header page per node visited); per segment in
+ *   select   per query: a skip-list search (one header page per node visited, from the lane:
+ *            about lane level + 1 pages, not log2 of the segments); per segment in
  *            the window: its header page; then a time window reads the pages by a scaled
  *            binary search (about 1-3 reads) and reads forward; a single key tests the Bloom
  *            filter (<= bloom_hashes pages) before the tree; a value range reads each tree page
@@ -103,7 +105,8 @@
  *            hybrid: its NOR slot head, a binary search of its progress bits, the last data
  *            pages (about bloom_n readings' worth, to refill the Bloom section), one tree
  *            descent per side for its key range; RAM stage: every page of the open segment.
- *            After a cut during indexing (rare), the open segment's index is rebuilt.
+ *            After a cut during indexing (rare), the open segment's index is rebuilt. Then
+ *            the lane: one header page read per node, at most STRATA_STREAM_LANE.
  * Power-loss safe: every call (see THE GUARANTEE). Not thread safe.
  */
 #ifndef STRATA_STREAM_H
@@ -120,6 +123,7 @@ extern "C" {
 
 #define STRATA_STREAM_VERSION 2
 #define STRATA_STREAM_MAX_LEVEL 12     /* skip-list levels kept in RAM and in each header */
+#define STRATA_STREAM_LANE 32          /* skip-list nodes of the upper levels kept in RAM */
 #define STRATA_STREAM_TAG_BYTES 10u    /* per page: in the OOB when it has room, else in main */
 #define STRATA_STREAM_ANCHOR_BLOCKS 4u /* first blocks of the area: the anchor's rotation */
 
@@ -293,6 +297,11 @@ struct strata_stream {
     uint32_t gen;           /* bumped when open selects become invalid */
     struct strata_stream_ptr head[STRATA_STREAM_MAX_LEVEL]; /* the skip list's head */
     struct strata_stream_stats st;
+    /* The lane (skip.c): the newest closed segments of level >= lane_k, newest first, and
+     * their levels; a search starts at the oldest of them newer than its time. */
+    struct strata_stream_ptr lane[STRATA_STREAM_LANE];
+    uint8_t lane_level[STRATA_STREAM_LANE];
+    uint8_t lane_n, lane_k; /* nodes held, and the level >= which it holds them */
 };
 
 /* Write an empty store: the anchor (erasing and programming the first good anchor block) and the

@@ -11,6 +11,8 @@ static void reset_head(struct strata_stream *s)
         s->head[i].page = NONE32;
     }
     s->levels = 0;
+    s->lane_n = 0;
+    s->lane_k = 1;
 }
 
 /* The highest segment number any readable anchor names (format continues after it, so pages of
@@ -80,7 +82,7 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
     }
     seq = s->anchor_seq;
     rebuilds = s->st.rebuilds;
-    if ((rc = rec_open(s)) != 0)
+    if ((rc = rec_open(s)) != 0 || (rc = skip_lane_build(s)) != 0)
         return rc;
     /* The newest anchor may be the page a cut interrupted (weak: it reads right now and decays
      * with every mount's reads) when nothing followed it: the open segment's slot head is

@@ -100,14 +100,23 @@ static uint32_t last_page(const struct strata_stream *s, const struct strata_str
     return it->seg.data_pages + (uint32_t)(it->seg.open && s->buffered != 0); /* past the last one */
 }
 
-/* Read data page `pos` of the segment: PG_VALID with its tag, PG_BLANK, PG_LOST or an error. */
-static int read_data(struct strata_stream *s, struct strata_stream_iter *it, uint32_t pos,
-                     struct stream_tag *tag)
+/* Read data page `pos` of the segment into buf: PG_VALID with its tag, PG_BLANK, PG_LOST or an
+ * error. */
+static int read_into(struct strata_stream *s, struct strata_stream_iter *it, uint32_t pos,
+                     uint8_t *buf, struct stream_tag *tag)
 {
-    int rc = dev_read_pos(s, it->seg.b0, pos, s->rbuf, tag);
+    int rc = dev_read_pos(s, it->seg.b0, pos, buf, tag);
     if (rc == PG_VALID && (tag->type != PT_DATA || !SEQ_EQ(tag->seq, it->seg.seq) || tag->count == 0 ||
                            tag->count > s->rpp))
         rc = PG_BLANK;
+    return rc;
+}
+
+/* The same into the read buffer, which then holds page `pos` for the reader. */
+static int read_data(struct strata_stream *s, struct strata_stream_iter *it, uint32_t pos,
+                     struct stream_tag *tag)
+{
+    int rc = read_into(s, it, pos, s->rbuf, tag);
     it->inbuf = rc == PG_VALID ? pos : NONE32;
     if (rc == PG_VALID) {
         it->inbuf_aux = tag->aux;
@@ -136,17 +145,20 @@ static int probe(struct strata_stream *s, struct strata_stream_iter *it, uint32_
 
 /* Scaled binary search over the data pages: the first page whose last reading is >= t (newest
  * first: whose first reading is > t), data_pages if none. The guess is interpolated between the
- * times known at the ends of the interval, alternating with halving so that it cannot stall;
- * unreadable pages are stepped over. */
+ * times known at the ends of the interval; a step after an interpolation that did not halve the
+ * interval halves it, so that it cannot stall; unreadable pages are stepped over. */
 static int time_bound(struct strata_stream *s, struct strata_stream_iter *it, uint32_t t,
                       uint32_t *out)
 {
     uint32_t lo = 0, hi = it->seg.data_pages, tlo = it->seg.start_ts, thi = it->seg.end_ts;
-    uint32_t guess, at, f, l, step = 0;
+    uint32_t guess, at, f, l, before = 0;
+    uint8_t scaled = 0;
     struct stream_tag tag;
     int rc;
     while (lo < hi) {
-        if (step++ % 2u == 0u && thi > tlo)
+        scaled = (uint8_t)(!(scaled && (hi - lo) * 2u > before) && thi > tlo);
+        before = hi - lo;
+        if (scaled)
             guess = lo + (t <= tlo ? 0u
                                    : (uint32_t)((uint64_t)(t - tlo) * (hi - lo) / (thi - tlo + 1u)));
         else
@@ -174,8 +186,12 @@ static int time_bound(struct strata_stream *s, struct strata_stream_iter *it, ui
             lo = DESC(it) ? at + 1u : at;
             if (!DESC(it) || lo >= hi)
                 break;
+            /* In time mode the query buffer is free: the read buffer keeps page `at`, where
+             * the reader starts unless this is its copy (the tree mode's bitmap is there). */
             f = tag.aux;
-            if ((rc = read_data(s, it, lo, &tag)) < 0)
+            rc = it->mode == MODE_TIME ? read_into(s, it, lo, s->qbuf, &tag)
+                                       : read_data(s, it, lo, &tag);
+            if (rc < 0)
                 return rc;
             if (rc == PG_VALID && tag.aux != f)
                 break;

@@ -143,7 +143,7 @@ int seg_copy(struct strata_stream *s)
     wbuf_clear(s);
     /* the header is in place: the segment is closed */
     s->newest = dev_page(s, s->blk, (s->pos - 1u) % s->ppb);
-    skip_insert(s, s->first_ts, s->newest, level);
+    skip_add(s, s->first_ts, s->newest, level);
     if (s->live_segments == 0)
         s->min_ts = s->first_ts; /* the oldest reading kept */
     s->live_segments++;

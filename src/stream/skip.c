@@ -29,6 +29,72 @@ void skip_insert(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint
         s->levels = level;
 }
 
+/* ---- the lane: the list's upper levels in RAM ------------------------------------------------
+ * The closed segments of level >= lane_k, newest first, as many as fit (the oldest are left out
+ * when they do not). A search may start at any live node of the list newer than its time, so
+ * the lane decides only how many header pages a search reads (about lane_k plus the moves of the
+ * levels below it, instead of about log2 of the segments), never what it finds. */
+
+/* Keep only live nodes of level >= lane_k + 1 (the lane is full). */
+static void lane_raise(struct strata_stream *s)
+{
+    uint8_t i, n = 0;
+    s->lane_k++;
+    for (i = 0; i < s->lane_n; i++)
+        if (s->lane_level[i] >= s->lane_k && ptr_live(s, &s->lane[i])) {
+            s->lane[n] = s->lane[i];
+            s->lane_level[n++] = s->lane_level[i];
+        }
+    s->lane_n = n;
+}
+
+/* A closed segment joins the list (the head) and, when its level is high enough, the lane. */
+void skip_add(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint8_t level)
+{
+    skip_insert(s, start_ts, page, level);
+    while (s->lane_n == STRATA_STREAM_LANE && s->lane_k < s->cfg->max_level)
+        lane_raise(s);
+    if (level < s->lane_k)
+        return;
+    if (s->lane_n == STRATA_STREAM_LANE)
+        s->lane_n--; /* every node at the top level: the oldest is left out */
+    memmove(&s->lane[1], &s->lane[0], s->lane_n * sizeof s->lane[0]);
+    memmove(&s->lane_level[1], &s->lane_level[0], s->lane_n);
+    s->lane[0].ts = start_ts;
+    s->lane[0].page = page;
+    s->lane_level[0] = level;
+    s->lane_n++;
+}
+
+/* Mount: the lane from the head, one header page read per node (at most STRATA_STREAM_LANE),
+ * at the lowest level whose nodes are expected to fill three quarters of it. A header that
+ * cannot be read ends it there (a query that needs the page reports it); other errors return. */
+int skip_lane_build(struct strata_stream *s)
+{
+    struct strata_stream_ptr p, next;
+    uint8_t *buf = s->rbuf;
+    int rc;
+    s->lane_n = 0;
+    for (s->lane_k = 1; s->lane_k < s->cfg->max_level &&
+                        (s->live_segments >> (s->lane_k - 1u)) > STRATA_STREAM_LANE * 3u / 4u;)
+        s->lane_k++;
+    p = s->head[s->lane_k - 1u];
+    while (s->lane_n < STRATA_STREAM_LANE && ptr_live(s, &p)) {
+        if ((rc = hdr_read(s, p.page, p.ts, buf)) != 0)
+            return rc == STRATA_ECORRUPT || rc == STRATA_EECC ? 0 : rc;
+        if (buf[HD_LEVEL] < s->lane_k)
+            return 0;
+        s->lane[s->lane_n] = p;
+        s->lane_level[s->lane_n++] = buf[HD_LEVEL];
+        next.ts = s_get32(buf, HD_NODE + 8u * (s->lane_k - 1u));
+        next.page = s_get32(buf, HD_NODE + 8u * (s->lane_k - 1u) + 4u);
+        if (next.ts > p.ts)
+            return 0; /* the list runs from newest to oldest: a search will report it */
+        p = next;
+    }
+    return 0;
+}
+
 int ptr_live(const struct strata_stream *s, const struct strata_stream_ptr *p)
 {
     uint32_t blk = p->page / s->ppb;
@@ -57,13 +123,21 @@ int skip_load_head(struct strata_stream *s, uint32_t page)
 }
 
 /* The newest segment whose first timestamp is <= t (*found, page NONE32 if none) and the oldest
- * one newer than it (*newer, NONE32 if none): one header page read per node moved to. */
+ * one newer than it (*newer, NONE32 if none): one header page read per node moved to, starting
+ * at the oldest lane node newer than t (its header read) or at the head. */
 int skip_search(struct strata_stream *s, uint32_t t, struct strata_stream_ptr *found,
                 struct strata_stream_ptr *newer)
 {
     struct strata_stream_ptr at = {0, NONE32}, next;
-    uint8_t *buf = s->rbuf;
+    uint8_t *buf = s->rbuf, i;
     int lvl, rc;
+    for (i = 0; i < s->lane_n && ptr_live(s, &s->lane[i]) && s->lane[i].ts > t; i++)
+        ;
+    if (i != 0) {
+        at = s->lane[i - 1u];
+        if ((rc = hdr_read(s, at.page, at.ts, buf)) != 0)
+            return rc;
+    }
     for (lvl = (int)s->levels - 1; lvl >= 0; lvl--) {
         for (;;) {
             if (at.page == NONE32) {

@@ -202,6 +202,8 @@ void ring_push(struct strata_stream *s, int32_t key);
 /* skip.c: the skip list ------------------------------------------------------------------------ */
 uint8_t skip_level(const struct strata_stream *s, uint32_t seq);
 void skip_insert(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint8_t level);
+void skip_add(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint8_t level);
+int skip_lane_build(struct strata_stream *s);
 int skip_load_head(struct strata_stream *s, uint32_t page);
 int skip_search(struct strata_stream *s, uint32_t t, struct strata_stream_ptr *found,
                 struct strata_stream_ptr *newer);
