@@ -94,6 +94,7 @@
 #ifndef STRATA_FTL_H
 #define STRATA_FTL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "strata/flash.h"
@@ -107,8 +108,14 @@ extern "C" {
 #define STRATA_FTL_VERSION 1
 #define STRATA_FTL_MAX_DEGREE 32 /* physical blocks per lavish block */
 #define STRATA_FTL_MAX_CACHE 64  /* ILBM cache entries */
-/* Alignment of config.ram (its tables hold 16-bit words). */
-#define STRATA_FTL_RAM_ALIGN 4u
+/* Alignment of config.ram: its tables hold 16-bit words (everything else is read byte by byte),
+ * so what a uint16_t needs on this target (2 on ARM and MSP430, 1 on AVR): a uint16_t array
+ * always qualifies. The probe struct is only for the macro (C99 has no alignof). */
+struct strata_ftl_align_probe_ {
+    char c;
+    uint16_t h;
+};
+#define STRATA_FTL_RAM_ALIGN ((uint32_t)offsetof(struct strata_ftl_align_probe_, h))
 
 enum strata_ftl_mode {
     STRATA_FTL_VOLATILE = 0,  /* the paper: nothing survives a reboot; mount starts empty */
