@@ -86,9 +86,11 @@ BUDGETS = {
     ("nand", "cortex-m0plus", "stack"): (700, "a read that corrects BCH-8 errors: the locator's "
                                               "3 polynomials of 2t+1 16-bit terms and the "
                                               "syndromes, under read and codeword frames"),
-    ("vm", "cortex-m0plus", "text"): (4000, "the runtime: config, LRU cache, LCB slow paths, "
+    ("vm", "cortex-m0plus", "text"): (4100, "the runtime: config, LRU cache, LCB slow paths, "
                                             "both write-back schemes, bulk, span, pins, the "
-                                            "strata_fs file adapter (docs/vm.md section 6)"),
+                                            "strata_fs file adapter (docs/vm.md section 6); "
+                                            "+280 B for the tag hash and the two-way LRU "
+                                            "list (issue 14: lookups without a walk)"),
     ("vm", "cortex-m0plus", "static_ram"): (0, "no static RAM: cache and state are the caller's"),
     ("vm", "cortex-m0plus", "stack"): (1850, "vm's own frames <= 340 B (move's 32-B bounce "
                                              "buffer) above its deepest backend, a strata_ftl "

@@ -189,7 +189,7 @@ static void access_costs(struct strata_report *r)
             s += strata_vm_read_u32(&g.vm, NULL, g.vm.base + ((i * 4u) & 255u));
         t[2][k] = (now_ns() - t0) / n;
         t0 = now_ns();
-        for (i = 0; i < n; i++) /* 8 blocks in turn, each at depth 8 of the list */
+        for (i = 0; i < n; i++) /* 8 blocks in turn, each 8th in LRU order (a walk's depth 8) */
             s += strata_vm_read_u32(&g.vm, NULL, g.vm.base + (i & 7u) * 256u);
         t[3][k] = (now_ns() - t0) / n;
         t0 = now_ns();
@@ -207,15 +207,15 @@ static void access_costs(struct strata_report *r)
     strata_report_text(r, "LCB hit");
     strata_report_num(r, "%.2f", best(t[1]));
     strata_report_text(r, "strata_vm_read_u32 with an LCB on its block: inline, no call");
-    strata_report_text(r, "cache hit, depth 1");
+    strata_report_text(r, "cache hit, most recent block");
     strata_report_num(r, "%.2f", best(t[2]));
-    strata_report_text(r, "no LCB: the slow path's search finds the most recent block");
-    strata_report_text(r, "cache hit, depth 8");
+    strata_report_text(r, "no LCB: the slow path's hash search, the block already first in LRU");
+    strata_report_text(r, "cache hit, 8th in LRU order");
     strata_report_num(r, "%.2f", best(t[3]));
-    strata_report_text(r, "8 blocks in turn: each found after 8 compares of the LRU walk");
+    strata_report_text(r, "8 blocks in turn: the hash search and a move to the list's front");
     strata_report_text(r, "miss (7 of 8 from the sector buffer)");
     strata_report_num(r, "%.2f", best(t[4]));
-    strata_report_text(r, "walk of 16 blocks, a 256-B copy, 1 sector read (2 KiB memcpy) per 8");
+    strata_report_text(r, "hash search, LRU victim, a 256-B copy, 1 sector read (2 KiB memcpy) per 8");
     strata_report_note(r, "Best of %d runs, thread CPU time. The miss path's backend here is a "
                           "memcpy; on flash the sector read dominates (section 2).", REPS);
     rig_close(&g);
@@ -565,9 +565,9 @@ int main(int argc, char **argv)
     r = strata_report_new("vm", "strata_vm: software virtual memory (FaTVM runtime)");
     strata_report_note(r, "The cost of each access path, hit rates and flash traffic on "
                           "synthetic and real-data traces, and the two adaptation schemes for "
-                          "cache blocks smaller than sectors. The paper's programs (JPEG, FFT, "
-                          "Huffman, grayscale, red-block search) come with strata-vmcc "
-                          "(docs/vmcc.md), not yet built.");
+                          "cache blocks smaller than sectors. The paper's programs (FFT, Huffman, "
+                          "grayscale, red-block search), virtualized by strata-vmcc, are "
+                          "measured by bench_vm_programs (vm_programs.md, docs/vmcc.md).");
     access_costs(r);
     hit_rates(r);
     crossover(r);

@@ -17,11 +17,13 @@
  *
  * THE CACHE. `blocks` blocks of `block_size` bytes (a power of two, 32 .. 32768) in the caller's
  * `ram`, each with a 4-byte control word (the block's virtual address; in the low bits a dirty
- * bit, a pin count and a write-pin bit) and a 2-byte link of the LRU list. A lookup walks the
- * list from the most to the least recently used block and moves the block it finds to the front;
- * a miss evicts the least recently used unpinned block, writing it back first when dirty. LRU
- * order is updated by searches only: an access served by its LCB costs no list work (a block
- * used only through its LCB ages; pin it if it must stay).
+ * bit, a pin count and a write-pin bit), two links of a doubly linked LRU list and a chain link
+ * and a bucket of a hash of the tags (2 bytes each: STRATA_VM_BLOCK_RAM). A lookup finds the
+ * block by its hash chain (one or two compares expected, whatever the cache size) and moves it
+ * to the front of the list; a miss evicts the least recently used unpinned block (from the back
+ * of the list), writing it back first when dirty. Replacement is exact LRU, as the paper's
+ * cache queue. LRU order is updated by searches only: an access served by its LCB costs no list
+ * work (a block used only through its LCB ages; pin it if it must stay).
  *
  * LAST-CACHE BUFFERS. A `struct strata_vm_lcb` per access site (the paper: one per lvalue base)
  * remembers the block it last matched. The inline access functions check it first: when the
@@ -47,14 +49,17 @@
  * need no sector buffer, and both schemes are the same.
  *
  * RAM: sizeof(struct strata_vm) (about 100 B) plus `ram` of strata_vm_ram_size() bytes:
- * blocks x (block_size + 6), plus one sector when block_size < sector_size. An LCB is two
+ * blocks x (block_size + 12), plus one sector when block_size < sector_size. An LCB is two
  * pointers. No heap, no globals. Stack: see docs/vm.md (make size).
  *
  * COSTS per access (a = its address, n its bytes; sector operations are the backend's calls):
  *   LCB hit          no call: the fast path inline in the caller, a handful of instructions.
- *   cache hit        the search: one compare per block walked (most recently used first).
- *   miss             the walk of the whole list, then: if the evicted block is dirty, its
- *                    write-back (multi-cache: 1 sector write, plus 1 sector read when the cached
+ *   cache hit        the search: a hash and one compare per block of its chain (expected
+ *                    1-2; blocks sharing the bucket), and O(1) list work.
+ *   miss             the search, the victim (1 step, plus 1 per pinned block passed at the
+ *                    back of the list), then: if the evicted block is dirty, its
+ *                    write-back (multi-cache: a search for each other block of its sector, at
+ *                    most the cache's blocks; 1 sector write, plus 1 sector read when the cached
  *                    blocks do not cover the sector and the sector buffer holds another one;
  *                    sector-shrink: 1 sector write, plus 1 read when block < sector and the
  *                    buffer holds another sector); then 1 sector read (block_size / sector_size
@@ -123,6 +128,9 @@ typedef uint32_t strata_vm_uptr;
 #define STRATA_VM_MAX_BLOCK 32768u
 #define STRATA_VM_MAX_BLOCKS 65534u        /* blocks in one cache */
 #define STRATA_VM_MAX_PINS 7u              /* nested pins of one block */
+/* RAM of one cache block: its bytes, the 4-byte control word, and four 2-byte block numbers (the
+ * LRU list's two links, its hash chain link, one hash bucket). */
+#define STRATA_VM_BLOCK_RAM(block_size) ((uint32_t)(block_size) + 12u)
 
 /* The alignment of type T, for strata_vm_read_struct()/write_struct(). */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -166,7 +174,8 @@ struct strata_vm_stats {
                                translation unit defines STRATA_VM_NO_FAST_STATS) */
     uint32_t hits;          /* lookups that searched the cache and found the block */
     uint32_t misses;        /* lookups that had to bring the block in */
-    uint32_t search_steps;  /* blocks compared by the searches (the walks of the LRU list) */
+    uint32_t search_steps;  /* blocks compared by the hash searches (lookups, and multi-cache's
+                               look for a sector's other cached blocks) */
     uint32_t writebacks;    /* dirty blocks written back */
     uint32_t gathered;      /* of writebacks: blocks written with another's eviction (multi) */
     uint32_t sector_reads;  /* backend reads */
@@ -186,14 +195,16 @@ struct strata_vm {
                                 dirty */
     uint8_t *data;           /* blocks x block_size bytes */
     uint8_t *sbuf;           /* one sector when block_size < sector_size, else NULL */
-    uint16_t *next;          /* LRU list: the next less recently used block */
+    uint16_t *next, *prev;   /* LRU list: the next less / more recently used block */
+    uint16_t *chain;         /* hash chains: the next block of the same bucket */
+    uint16_t *bucket;        /* hash buckets (as many as blocks): the first block of each */
     struct strata_sector_dev dev;
     strata_vaddr base;
     uint32_t size, first_sector;
     uint32_t sbuf_sector;    /* the sector sbuf holds (UINT32_MAX: none) */
     strata_vaddr err_addr;
     int err;
-    uint16_t blocks, head, pinned;
+    uint16_t blocks, head, tail, pinned;
     uint8_t block_shift, sector_shift, scheme, mounted;
 };
 

@@ -82,29 +82,40 @@ static int write_whole(struct strata_vm *vm, uint16_t slot, strata_vaddr blk)
     return 0;
 }
 
+/* The next cached block of the sector starting at virtual address `first`, from its block *pos
+ * (0 to start), or VM_NIL at the end: one hash search per block of the sector. */
+static uint16_t next_cached(struct strata_vm *vm, strata_vaddr first, uint32_t *pos)
+{
+    uint32_t per = vm->dev.sector_size >> vm->block_shift;
+    while (*pos < per) {
+        uint16_t slot = vm_find(vm, first + (*pos << vm->block_shift));
+        ++*pos;
+        if (slot != VM_NIL)
+            return slot;
+    }
+    return VM_NIL;
+}
+
 /* Overlay cached blocks of the sector starting at virtual address `first` on the sector buffer:
  * the dirty ones, or with all != 0 every cached one. */
 static void overlay(struct strata_vm *vm, strata_vaddr first, int all)
 {
+    uint32_t pos = 0;
     uint16_t i;
-    for (i = 0; i < vm->blocks; i++) {
-        uint32_t c = vm->ctl[i], off = (c & vm->tag_mask) - first;
-        if (c == 0 || off >= vm->dev.sector_size || (!all && (c & VM_DIRTY) == 0))
-            continue;
-        memcpy(vm->sbuf + off, vm_bytes(vm, i), (size_t)vm->block_size);
+    while ((i = next_cached(vm, first, &pos)) != VM_NIL) {
+        uint32_t c = vm->ctl[i];
+        if (all || (c & VM_DIRTY) != 0)
+            memcpy(vm->sbuf + ((c & vm->tag_mask) - first), vm_bytes(vm, i),
+                   (size_t)vm->block_size);
     }
 }
 
 /* The cached blocks (dirty or clean) of the sector starting at virtual address first. */
-static uint32_t cached_in(const struct strata_vm *vm, strata_vaddr first)
+static uint32_t cached_in(struct strata_vm *vm, strata_vaddr first)
 {
-    uint32_t n = 0;
-    uint16_t i;
-    for (i = 0; i < vm->blocks; i++) {
-        uint32_t c = vm->ctl[i];
-        if (c != 0 && (c & vm->tag_mask) - first < vm->dev.sector_size)
-            n++;
-    }
+    uint32_t n = 0, pos = 0;
+    while (next_cached(vm, first, &pos) != VM_NIL)
+        n++;
     return n;
 }
 
@@ -112,7 +123,7 @@ static uint32_t cached_in(const struct strata_vm *vm, strata_vaddr first)
  * sector first only when the cached blocks do not cover it and the buffer does not hold it. */
 static int write_multi(struct strata_vm *vm, strata_vaddr blk)
 {
-    uint32_t ss = vm->dev.sector_size, s = sector_of(vm, blk), dirty = 0;
+    uint32_t ss = vm->dev.sector_size, s = sector_of(vm, blk), dirty = 0, pos = 0;
     strata_vaddr first = vm->base + ((blk - vm->base) & ~(ss - 1u));
     int covered = cached_in(vm, first) == ss >> vm->block_shift, rc;
     uint16_t i;
@@ -126,13 +137,11 @@ static int write_multi(struct strata_vm *vm, strata_vaddr blk)
     if ((rc = vm_dev_write(vm, s, vm->sbuf)) != 0)
         return rc;
     vm->sbuf_sector = s;
-    for (i = 0; i < vm->blocks; i++) {
-        uint32_t c = vm->ctl[i];
-        if ((c & VM_DIRTY) != 0 && (c & vm->tag_mask) - first < ss) {
+    while ((i = next_cached(vm, first, &pos)) != VM_NIL)
+        if ((vm->ctl[i] & VM_DIRTY) != 0) {
             dirty++;
             cleaned(vm, i);
         }
-    }
     vm->stats.writebacks += dirty;
     vm->stats.gathered += dirty - 1u;
     return 0;
@@ -194,13 +203,11 @@ int strata_vm_flush(struct strata_vm *vm)
 
 int strata_vm_discard(struct strata_vm *vm)
 {
-    uint16_t i;
     if (vm == NULL || !vm->mounted)
         return STRATA_EINVAL;
     if (vm->pinned != 0)
         return vm_fail(vm, STRATA_EBUSY, 0);
-    for (i = 0; i < vm->blocks; i++)
-        vm->ctl[i] = 0;
+    vm_cache_reset(vm);
     vm->sbuf_sector = VM_NO_SECTOR; /* the backing store may have changed too */
     return 0;
 }

@@ -59,7 +59,7 @@ static int check_geometry(const struct strata_vm_config *cfg, struct vm_geometry
 static uint32_t ram_for(const struct strata_vm_config *cfg, const struct vm_geometry *g,
                         uint32_t n)
 {
-    uint32_t per = cfg->block_size + 6u; /* bytes, control word, LRU link */
+    uint32_t per = STRATA_VM_BLOCK_RAM(cfg->block_size);
     if (n > (0xFFFFFFFFu - g->fixed) / per)
         return 0;
     return n * per + g->fixed;
@@ -77,21 +77,24 @@ int strata_vm_ram_size(const struct strata_vm_config *cfg, uint32_t *bytes)
     return *bytes == 0 ? STRATA_EINVAL : 0;
 }
 
+/* The caller's RAM: block bytes, control words (32-bit aligned: data is a whole number of
+ * 32-byte blocks), the sector buffer, then four arrays of 16-bit block numbers (LRU links both
+ * ways, hash chains, hash buckets). Then an empty cache. */
 static void layout(struct strata_vm *vm, const struct strata_vm_config *cfg, uint32_t blocks)
 {
     uint8_t *ram = cfg->ram;
     uint32_t data = blocks << vm->block_shift, ctl = blocks * 4u;
-    uint16_t i;
+    uint16_t *links;
     vm->data = ram;
     vm->ctl = (uint32_t *)(void *)(ram + data);
     vm->sbuf = cfg->block_size < vm->dev.sector_size ? ram + data + ctl : NULL;
-    vm->next = (uint16_t *)(void *)(ram + data + ctl + (vm->sbuf != NULL ? vm->dev.sector_size : 0));
+    links = (uint16_t *)(void *)(ram + data + ctl + (vm->sbuf != NULL ? vm->dev.sector_size : 0));
     vm->blocks = (uint16_t)blocks;
-    for (i = 0; i < vm->blocks; i++) {
-        vm->ctl[i] = 0;
-        vm->next[i] = (uint16_t)(i + 1u < blocks ? i + 1u : VM_NIL);
-    }
-    vm->head = 0;
+    vm->next = links;
+    vm->prev = links + blocks;
+    vm->chain = links + 2u * blocks;
+    vm->bucket = links + 3u * blocks;
+    vm_cache_reset(vm);
 }
 
 int strata_vm_mount(struct strata_vm *vm, const struct strata_vm_config *cfg)
@@ -107,7 +110,9 @@ int strata_vm_mount(struct strata_vm *vm, const struct strata_vm_config *cfg)
         return rc;
     blocks = cfg->blocks;
     if (blocks == 0) { /* as many as the RAM holds */
-        blocks = cfg->ram_size > g.fixed ? (cfg->ram_size - g.fixed) / (cfg->block_size + 6u) : 0;
+        blocks = cfg->ram_size > g.fixed
+                     ? (cfg->ram_size - g.fixed) / STRATA_VM_BLOCK_RAM(cfg->block_size)
+                     : 0;
         if (blocks > STRATA_VM_MAX_BLOCKS)
             blocks = STRATA_VM_MAX_BLOCKS;
     }

@@ -18,7 +18,7 @@
 /* Fails to compile wherever a complemented bit would be narrower than a control word. */
 typedef char vm_ctl_bits_are_32[(sizeof(~VM_DIRTY) >= sizeof(uint32_t) &&
                                  sizeof(~VM_WPIN) >= sizeof(uint32_t)) ? 1 : -1];
-#define VM_NIL 0xFFFFu            /* end of the LRU list */
+#define VM_NIL 0xFFFFu            /* end of an LRU list or hash chain; no block */
 #define VM_NO_SECTOR 0xFFFFFFFFu  /* the sector buffer holds nothing */
 
 /* How a lookup brings in a block that is not cached. */
@@ -43,9 +43,15 @@ int vm_fail(struct strata_vm *vm, int err, strata_vaddr a);
 /* 0 if [a, a + n) lies inside the window of a mounted vm, else STRATA_EINVAL (recorded). */
 int vm_check(struct strata_vm *vm, strata_vaddr a, uint32_t n);
 
-/* The slot holding block `blk` (a block-aligned virtual address in the window), found by the LRU
- * walk (and moved to the front) or brought in as `fetch` says, evicting the least recently used
- * unpinned block. */
+/* The slot holding block `blk` (a block-aligned virtual address), by its hash chain, or VM_NIL.
+ * Counts its compares in search_steps; changes no order. */
+uint16_t vm_find(struct strata_vm *vm, strata_vaddr blk);
+/* Every block empty, every hash chain empty, the LRU list in slot order. */
+void vm_cache_reset(struct strata_vm *vm);
+
+/* The slot holding block `blk` (a block-aligned virtual address in the window), found by the hash
+ * (and moved to the front of the LRU list) or brought in as `fetch` says, evicting the least
+ * recently used unpinned block. */
 int vm_lookup(struct strata_vm *vm, strata_vaddr blk, enum vm_fetch fetch, uint16_t *slot);
 /* The same, but first through the LCB (counted as an LCB hit), and the LCB then remembers it. */
 int vm_lookup_lcb(struct strata_vm *vm, struct strata_vm_lcb *lcb, strata_vaddr blk,

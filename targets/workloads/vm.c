@@ -39,7 +39,7 @@ const char *const tgt_call_names[TGT_MAX_CALLS] = {
 #define BLOCKS 8u
 
 static uint8_t image[SPACE], shadow[SPACE];
-static uint32_t vram[(BLOCKS * (BLOCK + 6u) + UNIT) / 4u];
+static uint32_t vram[(BLOCKS * STRATA_VM_BLOCK_RAM(BLOCK) + UNIT) / 4u];
 static uint8_t chunk[96];
 static struct ramflash rf;
 static struct strata_sector_dev dev;

@@ -36,7 +36,7 @@ int native_main(void); /* program.c as written (main renamed at compile time) */
 #define MAX_RESULTS 128u
 
 static uint8_t image[UNIT * UNITS];
-static uint32_t vram[(BLOCKS * (BLOCK + 8u) + UNIT) / 4u + 16u];
+static uint32_t vram[(BLOCKS * STRATA_VM_BLOCK_RAM(BLOCK) + UNIT) / 4u + 16u];
 static struct ramflash rf;
 static struct strata_sector_dev dev;
 static struct strata_vm vm;

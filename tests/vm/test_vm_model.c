@@ -162,7 +162,7 @@ static void offset_window(void **state)
     struct strata_vm_config cfg = {0};
     struct vt_model m;
     struct vt_trace t = {0};
-    uint32_t ram[(5 * (256 + 6) + 1024) / 4 + 8];
+    uint32_t ram[(5 * STRATA_VM_BLOCK_RAM(256) + 1024) / 4 + 8];
     uint32_t s;
     (void)state;
     vt_ramdev_init(&r, 40, 1024);

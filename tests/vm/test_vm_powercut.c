@@ -106,7 +106,7 @@ static int mount_vm(struct pc *s, const struct strata_sector_dev *dev)
     s->cfg.blocks = s->c.blocks;
     s->cfg.scheme = s->c.scheme;
     s->cfg.ram = s->ram;
-    s->cfg.ram_size = (s->c.blocks * (s->c.block + 6u) + 4096u + 3u) & ~3u;
+    s->cfg.ram_size = (s->c.blocks * STRATA_VM_BLOCK_RAM(s->c.block) + 4096u + 3u) & ~3u;
     return strata_vm_mount(&s->vm, &s->cfg);
 }
 
@@ -222,7 +222,7 @@ static void campaign(const struct pc_case *c, enum strata_sim_tear tear, uint32_
     t.seed = 9;
     s->sector_size = s->c.kind == VT_FILE ? 256u : s->c.kind == VT_SD ? 512u : 2048u;
     s->sectors = (s->c.bytes + s->sector_size - 1u) / s->sector_size;
-    s->ram = calloc(s->c.blocks * (s->c.block + 6u) + 4096u + 4u, 1);
+    s->ram = calloc(s->c.blocks * STRATA_VM_BLOCK_RAM(s->c.block) + 4096u + 4u, 1);
     s->model = calloc(s->c.bytes, 1);
     s->sector = calloc(s->sector_size, 1);
     s->may = calloc(s->sectors * MAY_HOLD, sizeof *s->may);
