@@ -15,7 +15,7 @@
  * A failed commit (STRATA_ENOSPC from sync/close) leaves the old or the new content; a failed
  * write leaves the old content with a prefix of the write applied.
  *
- * No known defect is tolerated (FS-5, FS-6 and FS-8 are fixed; docs/fuzzing.md).
+ * No known defect is tolerated (FS-5, FS-6, FS-8 and FS-13 are fixed; docs/fuzzing.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
