@@ -26,7 +26,11 @@
  * Every program is checked against what the flash holds first: bytes that should be erased but
  * are not (a cut, damage) are never programmed over. The one exception skips nothing real: where
  * this context erased the flash and has not programmed since (its own format followed by a mount
- * of the same range, or a sector its garbage collection erased), the read is left out.
+ * of the same range, or a sector its garbage collection erased), the read is left out. A
+ * checked program ends at the last byte it changes and is not made when it changes none (a
+ * no-op on NOR that an MCU flash still counts against its row-time limit), and nothing is ever
+ * read or programmed outside the configured region (an address from damaged metadata:
+ * STRATA_ECORRUPT).
  *
  * DAMAGE. Every metadata byte is covered: one damaged byte of a closed file's metadata either
  * changes nothing (the fields written after a header are kept twice or decided by three bytes

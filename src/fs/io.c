@@ -54,38 +54,55 @@ uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 /* The one place the file system reaches the flash contract's checked wrappers. A power loss or a
  * device failure leaves the context stale: every call but mount is refused until remounted, and
  * nothing reaches the device before (whatever the call that saw the failure does next). A
- * program is checked first, 32 bytes at a time (see the top). */
+ * program is checked first, 32 bytes at a time (see the top), ends after the last byte that
+ * differs from what the flash holds and is not made when none does: programming a byte to the
+ * value it holds is a no-op on NOR, but an MCU flash still counts the time against the row's
+ * limit between erases (fuzz finding FS-13: a place an append a cut left uncommitted had
+ * programmed with 0xFF still read erased, and was taken and programmed again and again). A
+ * program into the range this context erased (DEV_PROG_ERASED) is made whole, once: the range
+ * moves past it. (The flash pointer is read from the context at each use: kept in a local, it
+ * cost a stack slot in the frame every public call's deepest path ends in.) */
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
 {
-    const struct strata_flash *f = fs->cfg.flash;
     uint8_t b[32], *p = buf;
-    uint32_t i, c;
+    uint32_t i, j, c, hi = 0;
     int rc = fs->mounted == FS_STALE ? STRATA_EIO : 0;
     for (i = 0; op == DEV_PROG && rc == 0 && i < n; i += c) {
-        uint32_t j;
         c = fs_min(n - i, sizeof b);
-        rc = strata_flash_read(f, addr + i, b, c);
-        for (j = 0; rc == 0 && j < c; j++)
+        rc = strata_flash_read(fs->cfg.flash, addr + i, b, c);
+        for (j = 0; rc == 0 && j < c; j++) {
             if ((p[i + j] & ~b[j]) != 0)
                 return STRATA_ECORRUPT;
+            if (p[i + j] != b[j])
+                hi = i + j + 1;
+        }
+    }
+    if (op == DEV_PROG && rc == 0) {
+        if (hi == 0)
+            return 0; /* the flash holds it already */
+        n = hi;
     }
     if (rc == 0)
-        rc = op == DEV_READ    ? strata_flash_read(f, addr, buf, n)
-             : op == DEV_SYNC  ? strata_flash_sync(f)
-             : op == DEV_ERASE ? strata_flash_erase(f, addr)
-                               : strata_flash_prog(f, addr, buf, n);
+        rc = op == DEV_READ    ? strata_flash_read(fs->cfg.flash, addr, p, n)
+             : op == DEV_SYNC  ? strata_flash_sync(fs->cfg.flash)
+             : op == DEV_ERASE ? strata_flash_erase(fs->cfg.flash, addr)
+                               : strata_flash_prog(fs->cfg.flash, addr, p, n);
     if (rc == STRATA_EPOWER || rc == STRATA_EIO)
         fs->mounted = FS_STALE;
     return rc;
 }
 
-/* Read or program n bytes at usable address u, one device call per sector touched. A program
+/* Read or program n bytes at usable address u, one device call per sector touched; a range
+ * outside the region (an address computed from damaged metadata) is refused. A program
  * inside the range this context erased and has not programmed since skips the check (it cannot
  * meet stray bits: the bytes were erased by this context, with no cut since); the range then
  * keeps only what lies past the program. */
 static int io(struct strata_fs *fs, int op, uint32_t u, uint8_t *p, uint32_t n)
 {
+    uint32_t end = fs->cfg.unit_count * fs->usable;
     int rc = 0;
+    if (u > end || n > end - u)
+        return STRATA_ECORRUPT; /* never outside the region it was given (FS-12) */
     if (op == DEV_PROG && u >= fs->erased_lo && u + n <= fs->erased_hi)
         op = DEV_PROG_ERASED;
     if (op != DEV_READ && u < fs->erased_hi && u + n > fs->erased_lo)

@@ -52,12 +52,16 @@ void fs_dual_put(uint8_t *p, uint32_t v, uint32_t width)
         p[i] = (uint8_t)(((i / width) & 1 ? ~v : v) >> (8 * (i % width)));
 }
 
-/* The link at header offset `off` (O_LOG or O_NEXT) into *to: a page, FS_NONE or FS_BAD. */
+/* The link at header offset `off` (O_LOG or O_NEXT) into *to: a page, FS_NONE or FS_BAD. A
+ * link naming a page outside the region is damage (a dual value can read whole and wrong when
+ * more than one byte changed): FS_BAD, never an address to use (fuzz finding FS-12). */
 int fs_link(struct strata_fs *fs, uint32_t page, uint32_t off, uint32_t *to)
 {
     uint8_t b[16];
     int rc = fs_read(fs, fs_page_u(fs, page) + off, b, 16);
     *to = fs_dual_get(b, 4);
+    if (*to < FS_BAD && *to >= fs->pages)
+        *to = FS_BAD;
     return rc;
 }
 

@@ -11,7 +11,14 @@
  *   - FS-7: name_max_rule_is_the_headers: fs.h stated 88 + name_max <= page size; the code (and
  *     docs/format-fs.md) need 100 + name_max (the sector marker counts): checked at the limit;
  *   - FS-2, FS-3: format-2 versions of the damaged images the format-1 inputs held (a new
- *     file's extent over stray bytes; a log record over erased bytes past a damaged length).
+ *     file's extent over stray bytes; a log record over erased bytes past a damaged length);
+ *   - FS-12: damaged_link_stays_inside_the_region: check(repair) obsoleted an orphan through a
+ *     damaged link (0x00FFFFFF, a dual value that reads whole) and programmed 4 bytes in the
+ *     sector before the file system's region; remove did the same through a file's next link;
+ *   - FS-13: retaken_place_is_not_programmed_again: on msp430f5529 (row-time rule on) an append
+ *     a power loss left uncommitted had programmed its place; the place still read erased (0xFF
+ *     data) or already held the bytes (the same data), so the next appends took it again and
+ *     programmed the same row until it passed its 16 ms between erases (STRATA_EVIOLATION).
  */
 #include <stdio.h>
 #include <string.h>
@@ -273,6 +280,132 @@ static void write_under_logged_records_past_the_length(void **state)
     }
 }
 
+/* The dual value v, ~v, v, ~v of a link (docs/format-fs.md), as a damaged image may hold it. */
+static void dual32(uint8_t *p, uint32_t v)
+{
+    uint32_t i;
+    for (i = 0; i < 16; i++)
+        p[i] = (uint8_t)(((i / 4) & 1 ? ~v : v) >> (8 * (i % 4)));
+}
+
+/* The device address of header offset `off` of the extent at region page `page` (m25p80: 256 B
+ * pages, 64 KiB sectors; the first page of a sector starts after its 12-byte marker). */
+static uint32_t hdr_addr(uint32_t first_unit, uint32_t page, uint32_t off)
+{
+    return first_unit * 65536u + page * 256u + (page % 256u == 0 ? 12u : 0u) + off;
+}
+
+/* FS-12. The region is sectors 1-3 of an m25p80; sector 0 belongs to someone else (here: left
+ * erased, and compared after every call). A populated image gets damaged links that decode
+ * whole but name page 0x00FFFFFF: (1) a micro log whose owner's link is destroyed (an orphan:
+ * check with repair obsoletes it and follows its next link), (2) a closed file's next link
+ * (remove follows it). Before the fix each programmed 4 zero bytes at the address that page
+ * wraps to, in sector 0. Now the link reads as damaged (not followed), every call stays inside
+ * the region, and the other file is untouched. */
+static void damaged_link_stays_inside_the_region(void **state)
+{
+    static uint8_t data[600], guard[65536], erased[65536];
+    const uint32_t N = 16, O_LOG = 40 + N, O_NEXT = 56 + N;
+    struct strata_fs_report r;
+    struct strata_fs_file f;
+    struct strata_fs_stat st;
+    uint8_t link[16];
+    uint32_t log;
+    struct tfs t;
+    int rc;
+    (void)state;
+    fill(data, sizeof data, 12);
+    memset(erased, 0xFF, sizeof erased);
+    memset(&t, 0, sizeof t);
+    t.sim = tfs_sim("m25p80", 4, 12);
+    tfs_config(&t, N);
+    t.cfg.first_unit = 1;
+    assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
+    assert_int_equal(strata_fs_mount(&t.fs, &t.cfg), 0);
+    assert_int_equal(strata_fs_configure_log(&t.fs, "a", 64, 16), 0);
+    assert_int_equal(tfs_put(&t, "a", data, 300), 0);
+    assert_int_equal(tfs_put(&t, "b", data + 300, 300), 0);
+    assert_int_equal(tfs_put(&t, "c", data, 200), 0);
+    assert_int_equal(strata_fs_open(&t.fs, &f, "a", STRATA_FS_READ | STRATA_FS_WRITE), 0);
+    assert_int_equal(strata_fs_seek(&t.fs, &f, 10, STRATA_FS_SEEK_SET), 10);
+    assert_int_equal(strata_fs_write(&t.fs, &f, "x", 1), 1); /* a micro log record */
+    assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+    assert_int_equal(strata_fs_open(&t.fs, &f, "a", STRATA_FS_READ), 0);
+    log = f.log;
+    assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+    assert_true(log < 0xFFFFFFFEu);
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+
+    /* (1) a's log link destroyed (the log is an orphan), the log's next link damaged */
+    memset(link, 0, sizeof link);
+    assert_int_equal(strata_sim_poke(t.sim, hdr_addr(1, st.page, O_LOG), link, 16), 0);
+    dual32(link, 0x00FFFFFFu);
+    assert_int_equal(strata_sim_poke(t.sim, hdr_addr(1, log, O_NEXT), link, 16), 0);
+    rc = strata_fs_check(&t.fs, 1, &r);
+    print_message("check(repair): %d problems, %u repaired, first '%s'\n", rc,
+                  (unsigned)r.repaired, r.first ? r.first : "-");
+    assert_true(rc > 0 && r.repaired > 0);
+    assert_int_equal(strata_sim_peek(t.sim, 0, guard, sizeof guard), 0);
+    assert_memory_equal(guard, erased, sizeof guard);
+
+    /* (2) b's next link damaged: remove follows it */
+    assert_int_equal(strata_fs_stat(&t.fs, "b", &st), 0);
+    assert_int_equal(strata_sim_poke(t.sim, hdr_addr(1, st.page, O_NEXT), link, 16), 0);
+    assert_int_equal(strata_fs_remove(&t.fs, "b"), 0);
+    assert_int_equal(strata_fs_stat(&t.fs, "b", &st), STRATA_ENOENT);
+    assert_int_equal(strata_sim_peek(t.sim, 0, guard, sizeof guard), 0);
+    assert_memory_equal(guard, erased, sizeof guard);
+
+    /* the mount after it repairs what is left, inside the region too; c never changed */
+    assert_int_equal(tfs_remount(&t), 0);
+    (void)strata_fs_check(&t.fs, 1, &r);
+    assert_int_equal(strata_sim_peek(t.sim, 0, guard, sizeof guard), 0);
+    assert_memory_equal(guard, erased, sizeof guard);
+    tfs_assert_file(&t, "c", data, 200);
+    tfs_free(&t);
+}
+
+/* FS-13. An append of 120 bytes that a power loss leaves uncommitted (the device reboots before
+ * any sync) has programmed its place; after the reboot the file's end is where it was, and the
+ * next append takes the same place again (it reads as erased for 0xFF data, and allows the same
+ * bytes again for any data). Ten such reboots: before the fix every one programmed the place
+ * again and a 128-byte row passed its 16 ms (msp430f5529, row-time rule on). Now a program
+ * that changes nothing is not made. The file then takes a last append and a sync, and holds
+ * exactly that. */
+static void retaken_place_is_not_programmed_again(void **state)
+{
+    static uint8_t data[120], back[256];
+    struct strata_fs_file f;
+    struct tfs t;
+    uint32_t variant, i, n;
+    (void)state;
+    for (variant = 0; variant < 2; variant++) {
+        if (variant == 0)
+            memset(data, 0xFF, sizeof data);
+        else
+            fill(data, sizeof data, 13);
+        tfs_init(&t, "msp430f5529", 24, 13);
+        assert_int_equal(tfs_put(&t, "log", "head", 4), 0);
+        for (i = 0; i < 10; i++) {
+            assert_int_equal(strata_fs_open(&t.fs, &f, "log", STRATA_FS_WRITE | STRATA_FS_APPEND),
+                             0);
+            assert_int_equal(strata_fs_write(&t.fs, &f, data, sizeof data), (int32_t)sizeof data);
+            assert_int_equal(tfs_remount(&t), 0); /* power lost before the sync */
+        }
+        tfs_assert_file(&t, "log", "head", 4);
+        assert_int_equal(strata_fs_open(&t.fs, &f, "log", STRATA_FS_WRITE | STRATA_FS_APPEND), 0);
+        assert_int_equal(strata_fs_write(&t.fs, &f, data, sizeof data), (int32_t)sizeof data);
+        assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+        assert_int_equal(tfs_remount(&t), 0);
+        assert_int_equal(tfs_get(&t, "log", back, sizeof back, &n), 0);
+        assert_int_equal(n, 4 + sizeof data);
+        assert_memory_equal(back, "head", 4);
+        assert_memory_equal(back + 4, data, sizeof data);
+        tfs_assert_clean(&t);
+        tfs_free(&t); /* no flash rule violated (the row time included) */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +414,8 @@ int main(void)
         cmocka_unit_test(name_max_rule_is_the_headers),
         cmocka_unit_test(new_file_over_stray_bytes),
         cmocka_unit_test(write_under_logged_records_past_the_length),
+        cmocka_unit_test(damaged_link_stays_inside_the_region),
+        cmocka_unit_test(retaken_place_is_not_programmed_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
