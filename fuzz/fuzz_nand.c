@@ -17,6 +17,12 @@
  *  - bad blocks: is_bad() says bad for every factory-bad block and every block the layer
  *    retired (a failed erase retires its block at once), also after a remount;
  *  - nothing outside the layer's blocks changes (a guard block before and after).
+ * With the simulator's on-die ECC (STRATA_SIM_OPT_HW_ECC: the layer's CAP_HW_ECC path, no
+ * software ECC, only the check word) the device corrects the errors it makes itself (its bit
+ * errors and read noise, up to the part's strength per codeword), but a bit flipped in the cells
+ * is stored data to it: the layer can only detect it. So there t = 0: a page without flips
+ * reads exactly, one with a flip reads STRATA_EECC or the bytes programmed (erased codewords
+ * keep the layout's zero-bit tolerance).
  * The simulator's own bit errors and weak cells are off unless the configuration picks them;
  * they and read noise (read_flip_rate) add flips the script did not make: then EECC is always
  * allowed. Program and erase status failures stay on (a failed program leaves its page
@@ -47,8 +53,7 @@ static const uint8_t rereads[] = {0, 1, 2, 8, 9};
 static const uint32_t bads[] = {0, 0, 1, 2};
 static const uint32_t wears[] = {0, 0, 2, 4};
 /* read noise: none, transient flips at a rate, or the simulator's whole NAND realism (raw bit
- * errors growing with wear and reads, weak cells). Its emulated on-die ECC (CAP_HW_ECC) is not
- * fuzzed yet (docs/fuzzing.md). */
+ * errors growing with wear and reads, weak cells). */
 #define REALISM (-1.0)
 static const double noises[] = {0, 0, 0, 1e-6, 1e-5, REALISM};
 /* spare bytes per page: the part's, parts made for stronger ECC (BCH-8 needs more than 16 B per
@@ -73,7 +78,7 @@ struct st {
     uint16_t list[16];
     uint8_t *want, *got, *oob_want, *oob_got;
     uint32_t ppb, ps, ss, next[NG_BLOCKS], guard_hash[2];
-    uint8_t retired[NG_BLOCKS], noise, trace;
+    uint8_t retired[NG_BLOCKS], noise, trace, hw; /* hw: the device's on-die ECC */
     uint8_t marker_hit[NG_BLOCKS]; /* the script's flips made the simulator read the marker bad */
     struct page_m pages[NG_BLOCKS][NG_PAGES];
 };
@@ -147,6 +152,9 @@ static int setup(struct st *s, struct fz_in *in)
     sc.options = STRATA_SIM_OPT_NO_BIT_ERRORS | STRATA_SIM_OPT_NO_WEAK_CELLS;
     if (sc.read_flip_rate == REALISM)
         sc.options = 0;
+    if (c[NG_HWECC] & 1u)
+        sc.options |= STRATA_SIM_OPT_HW_ECC;
+    s->hw = (uint8_t)(c[NG_HWECC] & 1u);
     s->noise = sc.read_flip_rate != 0;
     if (sc.read_flip_rate < 0)
         sc.read_flip_rate = 0;
@@ -235,7 +243,7 @@ static void expect(const struct st *s, const struct page_m *m, int r, uint8_t *d
 static void check_read(const struct st *s, const struct page_m *m, int r, int rc,
                        const struct strata_nand_read_info *info)
 {
-    uint32_t t = s->lay->strength, f = m->nflips, n, on, all, mask, erased_want;
+    uint32_t t = s->hw ? 0u : s->lay->strength, f = m->nflips, n, on, all, mask, erased_want;
     n = r < 0 ? s->lay->page_size : s->lay->region_size;
     on = r < 0 ? s->lay->oob_page : s->lay->oob_region;
     all = s->lay->regions >= 32u ? 0xFFFFFFFFu : (1u << s->lay->regions) - 1u;
@@ -388,6 +396,11 @@ static void op_read(struct st *s, struct fz_in *in, int region)
                 "programmed 0x%x)\n", (unsigned)page, region ? (int)r : -1, rc,
                 (unsigned)m->nflips, (unsigned)info.corrected, (unsigned)s->lay->strength,
                 (unsigned)m->programmed);
+    /* nand.h: on a CAP_HW_ECC device a region read of a multi-region page needs the page
+     * buffer (the device reads whole pages); without it the call refuses */
+    if (region && s->hw && rc == STRATA_ENOMEM && s->lay->regions > 1u &&
+        s->cfg.buf_size < s->ps + s->ss)
+        return;
     check_read(s, m, region ? (int)r : -1, rc, &info);
 }
 

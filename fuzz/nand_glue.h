@@ -3,7 +3,7 @@
  * configuration (NG_FIELDS bytes, each taken modulo its table in fuzz_nand.c: the part, the
  * geometry variant — ECC strength and step, program regions, marker position, spare size — the bad-block
  * table, the scrub threshold and re-reads, the scratch buffer, factory bad blocks, wear and read
- * noise), then a script of operations: one byte chooses the operation (modulo NG_OPS), the
+ * noise, the simulator's on-die ECC), then a script of operations: one byte chooses the operation (modulo NG_OPS), the
  * bytes after it its arguments, read forgivingly (fz.h).
  */
 #ifndef STRATA_FUZZ_NAND_GLUE_H
@@ -11,7 +11,9 @@
 
 enum ng_field {
     NG_PROFILE, NG_STRENGTH, NG_STEP, NG_REGIONS, NG_MARKER, NG_TABLE, NG_SCRUB, NG_REREADS,
-    NG_BUFFER, NG_BAD, NG_WEAR, NG_NOISE, NG_SPARE, NG_FIELDS
+    NG_BUFFER, NG_BAD, NG_WEAR, NG_NOISE, NG_SPARE,
+    NG_HWECC, /* bit 0: the simulator's on-die ECC (STRATA_SIM_OPT_HW_ECC, CAP_HW_ECC) */
+    NG_FIELDS
 };
 
 /* Operations and their arguments (block: fz_below(NG_BLOCKS); index: fz_below(NG_PAGES), the

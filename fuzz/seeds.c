@@ -1,4 +1,5 @@
 /* fuzz_seeds OUTDIR: write every target's seed corpus under OUTDIR/<target>/. */
+#include "opfuzz.h"
 #include "seeds.h"
 
 #include "strata/powercut.h"
@@ -91,6 +92,21 @@ void seed_catch(const struct seed_catch *c, const struct strata_sim_config *sim,
         fz_fail("seeds: the %s power-cut campaign failed: %s", c->target, r.reason);
 }
 
+void seed_script(const char *target, const char *prefix, const uint8_t *cfg, size_t ncfg,
+                 void (*body)(struct fz_out *o, uint32_t rounds), uint32_t fuel,
+                 uint32_t rounds, uint32_t recovery_cuts, const uint16_t rfuel[3])
+{
+    struct fz_out o = {0};
+    fz_put_bytes(&o, cfg, ncfg);
+    if (fuel != 0) {
+        body(&o, rounds / 2u);
+        of_put_cut_bytes(&o, fuel, STRATA_SIM_TEAR_RANDOM, recovery_cuts, rfuel);
+    }
+    body(&o, rounds);
+    seed_write(target, prefix, o.p, o.n);
+    fz_out_free(&o);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -104,5 +120,6 @@ int main(int argc, char **argv)
     seeds_nand();
     seeds_ftl();
     seeds_stream();
+    seeds_btree();
     return 0;
 }

@@ -33,11 +33,19 @@ struct seed_catch {
 void seed_catch(const struct seed_catch *c, const struct strata_sim_config *sim,
                 uint32_t samples);
 
+/* A script seed for an operation-sequence target: the configuration bytes, then (fuel != 0)
+ * body(rounds / 2) and a power cut after `fuel` bytes with `recovery_cuts` cuts during the
+ * recovery (after rfuel[i] bytes each), then body(rounds). */
+void seed_script(const char *target, const char *prefix, const uint8_t *cfg, size_t ncfg,
+                 void (*body)(struct fz_out *o, uint32_t rounds), uint32_t fuel,
+                 uint32_t rounds, uint32_t recovery_cuts, const uint16_t rfuel[3]);
+
 void seeds_fs(void);
 void seeds_kv(void);
 void seeds_sim_image(void);
 void seeds_nand(void);
 void seeds_ftl(void);
 void seeds_stream(void);
+void seeds_btree(void);
 
 #endif

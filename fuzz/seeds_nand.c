@@ -79,7 +79,7 @@ static void script(const uint8_t *cfg, uint32_t main)
 void seeds_nand(void)
 {
     /* profile; strength, step, regions, marker variants (0: the part's); table; scrub; rereads;
-     * buffer; bad; wear; noise; spare */
+     * buffer; bad; wear; noise; spare; on-die ECC */
     static const uint8_t variants[][NG_FIELDS - 1] = {
         {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* the part as it is, no table */
         {0, 0, 0, 0, 1, 0, 0, 0, 2, 2, 0, 0}, /* bitmap, factory bad blocks, wear */
@@ -93,6 +93,9 @@ void seeds_nand(void)
         {0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0}, /* spare-only buffer */
         {0, 5, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, /* a step of 0 (the region size) */
         {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 5, 0}, /* the simulator's bit errors and weak cells */
+        {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1}, /* on-die ECC, the part's strength */
+        {0, 0, 0, 0, 1, 0, 0, 0, 2, 2, 5, 0, 1}, /* on-die ECC, bit errors, bad blocks, wear */
+        {4, 0, 2, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1}, /* on-die ECC 4-bit, regions, noise */
     };
     static const uint32_t mains[] = {512, 2048, 2048, 2048};
     uint8_t cfg[NG_FIELDS];

@@ -67,27 +67,15 @@ static void body(struct fz_out *o, uint32_t rounds)
     select_(o, 0, n, 60000, 0, 180, 60, 0, 0);
 }
 
-static void script(const uint8_t *pick, const char *prefix, uint32_t fuel, uint32_t rounds,
-                   uint32_t recovery_cuts)
-{
-    static const uint16_t rfuel[3] = {700, 90, 3000};
-    struct fz_out o = {0};
-    fz_put_bytes(&o, pick, SO_FIELDS);
-    if (fuel != 0) {
-        body(&o, rounds / 2u);
-        of_put_cut_bytes(&o, fuel, STRATA_SIM_TEAR_RANDOM, recovery_cuts, rfuel);
-    }
-    body(&o, rounds);
-    seed_write("stream_ops", prefix, o.p, o.n);
-    fz_out_free(&o);
-}
-
 void seeds_stream(void)
 {
+    static const uint16_t rfuel[3] = {700, 90, 3000};
     unsigned i;
     for (i = 0; i < PICKS; i++) {
-        script(picks[i], "plain", 0, 12, 0);
-        script(picks[i], "cut", 2000u + 3000u * i, 16, i % 3u);
-        script(picks[i], "cut-late", 30000u + 9000u * i, 30, 1u + i % 2u);
+        seed_script("stream_ops", "plain", picks[i], SO_FIELDS, body, 0, 12, 0, rfuel);
+        seed_script("stream_ops", "cut", picks[i], SO_FIELDS, body, 2000u + 3000u * i, 16, i % 3u,
+                    rfuel);
+        seed_script("stream_ops", "cut-late", picks[i], SO_FIELDS, body, 30000u + 9000u * i, 30,
+                    1u + i % 2u, rfuel);
     }
 }

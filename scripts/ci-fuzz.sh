@@ -39,6 +39,7 @@ kv_ops      1 400
 nand        1 500
 sim_image   1 800
 btree       1 1500
+btree_ops   1 120   (its 52 seeds are long scripts: about 15 s on an idle core)
 ftl_ops     1 100   (its 48 seeds replay in about 5 s of CPU: NAND devices with BCH)
 vm_ops      1 300
 stream_ops  1 150   (NAND with BCH and default faults: about 25 s on an idle core)

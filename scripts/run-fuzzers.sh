@@ -1,13 +1,16 @@
 #!/bin/sh
 # Run every libFuzzer target of a fuzz build for SECONDS each, starting from the committed
-# corpus, then replay the final corpus in the coverage build and report, per target: the
-# coverage counters libFuzzer loaded, executions, edges covered, and llvm-cov's line coverage
-# of the engine's sources (the target's COVERS in fuzz/<engine>.cmake).
+# corpus, then replay the final corpus in the coverage build and report, per target: the wall
+# time and the CPU seconds the fuzzer got, the coverage counters libFuzzer loaded, executions,
+# edges covered, and llvm-cov's line coverage of the engine's sources (the target's COVERS in
+# fuzz/<engine>.cmake).
 #
 # usage: scripts/run-fuzzers.sh FUZZ_BUILD COVERAGE_BUILD SECONDS [TARGET...]
 #   COVERAGE_BUILD  "-": no line coverage (CI)
 #   FUZZ_FLAGS      more libFuzzer flags (e.g. FUZZ_FLAGS=-jobs=1 for a campaign)
 #   FUZZ_PARALLEL   targets run at the same time (default 1; 2 for a campaign on two cores)
+# A target starts from the committed corpus plus what earlier runs left in
+# FUZZ_BUILD/fuzz-corpus/<target>/ (delete that directory for a campaign from the seeds alone).
 # A crash, leak, timeout or finding is saved under fuzz/crashes/<target>/ (each becomes a ctest
 # in the next `make test`); the script then exits non-zero. Report: FUZZ_BUILD/fuzz-report.md.
 set -eu
@@ -74,8 +77,12 @@ run_target() {
     rm -rf "$jobs"
     mkdir -p "$jobs"
     rc=0
+    # /usr/bin/time: the wall time and the CPU seconds the fuzzer got (on a shared machine the
+    # two differ widely, and the CPU seconds say how much fuzzing an execution count stands for)
+    timer=
+    [ -x /usr/bin/time ] && timer="/usr/bin/time -o $logs/$name.time -f %e_%U_%S"
     # shellcheck disable=SC2086
-    (cd "$jobs" && exec "$build/fuzz/fuzz_$name" -max_total_time="$seconds" \
+    (cd "$jobs" && exec $timer "$build/fuzz/fuzz_$name" -max_total_time="$seconds" \
         -print_final_stats=1 -timeout=25 -report_slow_units=600 -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} \
         ${FUZZ_FLAGS:-} "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1) ||
         rc=$?
@@ -90,7 +97,9 @@ run_target() {
     execs=$(awk '/stat::number_of_executed_units/ { n = $2 } END { print n }' "$logs/$name.log")
     edges=$(grep -E '^#[0-9]+' "$logs/$name.log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
     lines=$(line_coverage "$name" "$covers" "$work" "$root/fuzz/corpus/$name")
-    row="| $name | ${counters:-?} | ${execs:-?} | ${edges:-?} | $lines |"
+    times=$(tail -1 "$logs/$name.time" 2>/dev/null |
+        awk -F_ '{ printf "%.0f s / %.0f s", $1, $2 + $3 }')
+    row="| $name | ${times:-?} | ${counters:-?} | ${execs:-?} | ${edges:-?} | $lines |"
     echo "   $row"
     echo "$row" >"$logs/$name.row"
 }
@@ -116,8 +125,8 @@ done <"$manifest"
 wait
 
 {
-    echo "| target | counters | executions | edges | lines of the engine's sources reached |"
-    echo "|---|---|---|---|---|"
+    echo "| target | wall / CPU | counters | executions | edges | lines of the engine's sources reached |"
+    echo "|---|---|---|---|---|---|"
 } >"$report"
 for name in $names; do
     [ -f "$logs/$name.found" ] && status=1

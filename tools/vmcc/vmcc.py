@@ -17,6 +17,9 @@ import sys
 
 from pycparser import c_ast, c_generator, c_parser
 
+import sync as vsync
+from syncgen import SyncGen
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_INCLUDE = os.path.join(HERE, "include")
 
@@ -140,9 +143,13 @@ class Sym:
         self.external = external  # a function declared but not defined here (libc, ...)
 
 
-class Rewriter(c_generator.CGenerator):
+class Rewriter(SyncGen, c_generator.CGenerator):
     def __init__(self, types, user_files, physical, lcbs=True):
         super().__init__()
+        self.wrapped = WRAPPED
+        self.vinfo = {}           # vname -> (source name, type): the synchronisation analysis
+        self.sync = None          # a sync.Sync when the analysis is on (docs/vmcc.md section 3)
+        self.func_state()
         self.t = types
         self.user_files = user_files
         self.physical = set(physical)
@@ -169,6 +176,25 @@ class Rewriter(c_generator.CGenerator):
 
     def declare(self, name, sym):
         self.scopes[-1][name] = sym
+
+    def sym_var(self, t):
+        return Sym("var", t)
+
+    def sym_vglobal(self, t, vname):
+        return Sym("vglobal", t, vname)
+
+    def sym_func(self, n):
+        return Sym("func", n.type, external=n.name not in self.defined)
+
+    def declare_params(self, fd):
+        ft = fd.decl.type
+        if ft.args:
+            for p in ft.args.params:
+                if isinstance(p, c_ast.Decl) and p.name:
+                    pt = p.type
+                    if isinstance(pt, c_ast.ArrayDecl):  # an array parameter is a pointer
+                        pt = c_ast.PtrDecl([], pt.type)
+                    self.declare(p.name, Sym("var", pt))
 
     # types of expressions
     def typeof(self, n):
@@ -335,6 +361,9 @@ class Rewriter(c_generator.CGenerator):
         return self._access("write", cls, lcb, a, i)
 
     def read(self, n):
+        hit = self.sync_read(n)
+        if hit is not None:
+            return hit
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
         a, i, _ = self.tmp()
         return ("({ __auto_type %s = %s; __typeof__(((void)0, *%s)) %s; %s %s; })"
@@ -343,21 +372,29 @@ class Rewriter(c_generator.CGenerator):
     def write(self, n, op, value):
         """n op= value (op '=' for a plain assignment); the value of the expression is the
         image after the assignment."""
+        promoted = self.promoted_write(n, op, value)
+        if promoted is not None:
+            return promoted
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
         a, i, _ = self.tmp()
         if op == "=":
             body = "__typeof__(((void)0, *%s)) %s = (%s); " % (a, i, value)
         else:
-            body = ("__typeof__(((void)0, *%s)) %s; %s %s %s= (%s); "
-                    % (a, i, self._load(cls, lcb, a, i), i, op, value))
-        return "({ __auto_type %s = %s; %s%s %s; })" % (a, ad, body, self._store(cls, lcb, a, i), i)
+            load = self.sync_rmw_load(n, i) or self._load(cls, lcb, a, i)
+            body = "__typeof__(((void)0, *%s)) %s; %s %s %s= (%s); " % (a, i, load, i, op, value)
+        return "({ __auto_type %s = %s; %s%s%s %s; })" % (
+            a, ad, body, self._store(cls, lcb, a, i), self.sync_store_tail(n, i), i)
 
     def incdec(self, n, op):
         """++ and -- (prefix, or postfix as p++ / p--) on a virtual lvalue."""
+        promoted = self.promoted_write(n, op, None)
+        if promoted is not None:
+            return promoted
         cls, lcb, ad = self.lclass(n), self.lcb(n), self.addr(n)
         a, i, o = self.tmp()
         step = "++" if op.endswith("++") else "--"
-        load, store = self._load(cls, lcb, a, i), self._store(cls, lcb, a, i)
+        load = self.sync_rmw_load(n, i) or self._load(cls, lcb, a, i)
+        store = self._store(cls, lcb, a, i) + self.sync_store_tail(n, i)
         if op.startswith("p"):  # postfix: the value before
             return ("({ __auto_type %s = %s; __typeof__(((void)0, *%s)) %s, %s; %s %s = %s%s; %s %s; })"
                     % (a, ad, a, i, o, load, o, i, step, store, o))
@@ -458,18 +495,13 @@ class Rewriter(c_generator.CGenerator):
         decl = self.visit(n.decl)
         self.indent_level = 0
         self.scopes.append({})
-        ft = n.decl.type
-        if ft.args:
-            for p in ft.args.params:
-                if isinstance(p, c_ast.Decl) and p.name:
-                    pt = p.type
-                    if isinstance(pt, c_ast.ArrayDecl):  # an array parameter is a pointer
-                        pt = c_ast.PtrDecl([], pt.type)
-                    self.declare(p.name, Sym("var", pt))
+        self.declare_params(n)
+        self.func_state()
         self.in_body = True
         body = self.visit(n.body)
         self.in_body = False
         self.scopes.pop()
+        body = self.image_decls(body)
         pre = "".join("static struct strata_vm_lcb %s;\n" % l for l in self.lcb_names)
         self.func = None
         return pre + decl + "\n" + body + "\n"
@@ -479,14 +511,14 @@ class Rewriter(c_generator.CGenerator):
         try:
             return super().visit_Compound(n)
         finally:
-            self.scopes.pop()
+            self.leave_scope(set(self.scopes.pop()))
 
     def visit_For(self, n):
         self.scopes.append({})
         try:
-            return super().visit_For(n)
+            return self.sync_for(n) if self.sync_on() else super().visit_For(n)
         finally:
-            self.scopes.pop()
+            self.leave_scope(set(self.scopes.pop()))
 
     def visit_Decl(self, n, no_type=False):
         if getattr(self, "in_body", False) and n.name and not isinstance(n.type, c_ast.FuncDecl):
@@ -547,6 +579,7 @@ class Rewriter(c_generator.CGenerator):
         out.append("#define vmcc_p_%s ((%s)(uintptr_t)(VMCC_BASE + vmcc_off_%s))" % (vname, ptr, vname))
         self.prev_end = "vmcc_end_%s" % vname
         self.vglobals.append((vname, n.init is not None))
+        self.vinfo[vname] = (n.name, n.type)
         return "\n".join(out) + "\n"
 
     def hoist_struct(self, n, vname, out):
@@ -659,7 +692,7 @@ def pragmas_physical(ast):
     return names
 
 
-def virtualize(src, physical=(), lcbs=True, cpp="cpp", defines=()):
+def virtualize(src, physical=(), lcbs=True, cpp="cpp", defines=(), sync=True):
     src = os.path.abspath(src)
     cmd = [cpp, "-undef", "-nostdinc", "-isystem", FAKE_INCLUDE] + ["-D" + d for d in defines] + [src]
     text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -675,6 +708,9 @@ def virtualize(src, physical=(), lcbs=True, cpp="cpp", defines=()):
             user_files.add(os.path.abspath(ext.coord.file))
     defined = {e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef)}
     rw = Rewriter(types, user_files, list(physical) + pragmas_physical(ast), lcbs)
+    if sync:
+        funcdefs = {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
+        rw.sync = vsync.Sync(rw, funcdefs, vsync.address_taken_names(ast), VmccError)
     body = rw.generate(ast, defined)
     head = ["/* Generated by strata-vmcc from %s: do not edit. */\n" % os.path.basename(src)]
     head += system_includes(src)
@@ -688,11 +724,13 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--physical", default="", help="comma-separated globals kept in RAM")
     ap.add_argument("--no-lcb", action="store_true", help="no last-cache buffers (NULL)")
+    ap.add_argument("--no-sync", action="store_true",
+                    help="no synchronisation analysis: every access synchronises (section 3)")
     ap.add_argument("-D", dest="defines", action="append", default=[])
     a = ap.parse_args()
     try:
         out = virtualize(a.source, [x for x in a.physical.split(",") if x], not a.no_lcb,
-                         defines=a.defines)
+                         defines=a.defines, sync=not a.no_sync)
     except VmccError as e:
         print(str(e), file=sys.stderr)
         return 1

@@ -113,6 +113,11 @@ def measure(binary_dir, shared, name, data, tmp, out_dir):
     r["nolcb_ir"], r["nolcb_ram_ir"] = callgrind(nolcb, args, env, tmp, ("ram_read", "ram_write"))
     r["overhead_ir"] = r["vm_ir"] - r["ram_ir"] - r["alg_ir"]
     r["nolcb_overhead_ir"] = r["nolcb_ir"] - r["nolcb_ram_ir"] - r["alg_ir"]
+    # the same without vmcc's synchronisation analysis (one vm access per use, docs/vmcc.md 3)
+    nosync_ir, nosync_ram_ir = callgrind(native + "_vm_nosync", args, env, tmp,
+                                         ("ram_read", "ram_write"))
+    r["nosync_overhead_ir"] = nosync_ir - nosync_ram_ir - r["alg_ir"]
+    r["nosync_stats"] = stats_run(native + "_vm_nosync", args, env, tmp, want)
     s = stats_run(vm, args, env, tmp, want)
     r["lcb_rate"] = lcb_rate(s)
     r["stats"] = s
@@ -194,6 +199,19 @@ def report(results, out_dir):
     table("LCB savings in virtualization overhead (Figure 13; the paper: up to 40 %)",
           ["program", "overhead without LCBs (instructions)", "overhead with LCBs (instructions)",
            "saved (%)"], rows)
+    rows = []
+    for r in results:
+        a0 = sum(r["nosync_stats"][c] for c in ("hits", "misses", "lcb_hits"))
+        a1 = sum(r["stats"][c] for c in ("hits", "misses", "lcb_hits"))
+        rows.append([r["name"], a0, a1, round(r["nosync_overhead_ir"] / r["alg_ir"], 3),
+                     round(r["overhead_ir"] / r["alg_ir"], 3),
+                     round(100.0 * (1 - r["overhead_ir"] / r["nosync_overhead_ir"]), 1),
+                     round(lcb_rate(r["nosync_stats"]), 1), round(r["lcb_rate"], 1)])
+    table("Synchronisation analysis (Section 5.2; docs/vmcc.md section 3): without it (one vm "
+          "access per use) and with it, same setting as the decomposition",
+          ["program", "vm accesses without", "vm accesses with", "overhead / algorithm without",
+           "overhead / algorithm with", "overhead saved (%)", "LCB hit rate without (%)",
+           "LCB hit rate with (%)"], rows)
     for t, cache in (("6", "16 KiB"), ("7", "48 KiB")):
         rows = []
         for r in results:
