@@ -94,7 +94,9 @@ run_target() {
         grep -E 'Test unit written to' "$logs/$name.log" | sort -u | sed 's/^/   /' || true
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
-    execs=$(awk '/stat::number_of_executed_units/ { n = $2 } END { print n }' "$logs/$name.log")
+    # fork mode (FUZZ_FLAGS=-fork=1 -ignore_crashes=1) prints no final stats: its last "#N:" line
+    execs=$(awk '/stat::number_of_executed_units/ { n = $2 }
+        /^#[0-9]+:/ { f = substr($1, 2, length($1) - 2) } END { print n != "" ? n : f }' "$logs/$name.log")
     edges=$(grep -E '^#[0-9]+' "$logs/$name.log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
     lines=$(line_coverage "$name" "$covers" "$work" "$root/fuzz/corpus/$name")
     times=$(tail -1 "$logs/$name.time" 2>/dev/null |
