@@ -11,6 +11,8 @@
  */
 #include <stdio.h>
 
+#include "fnv1a.h"
+
 #define MAX_FILE (1200u * 1024u)
 #define MAX_PIXELS (1200u * 1024u / 3u)
 
@@ -48,14 +50,6 @@ static unsigned long parse(void)
     if (offset < 54 || offset + stride * (unsigned long)height > file_n)
         return 0;
     return offset;
-}
-
-static unsigned long fnv1a(const unsigned char *p, unsigned long n)
-{
-    unsigned long h = 2166136261ul, i;
-    for (i = 0; i < n; i++)
-        h = ((h ^ p[i]) * 16777619ul) & 0xFFFFFFFFul;
-    return h;
 }
 
 int main(int argc, char **argv)

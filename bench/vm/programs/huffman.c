@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv1a.h"
+
 #define MAX_INPUT (400u * 1024u)
 #define SYMBOLS 256
 
@@ -130,14 +132,6 @@ static unsigned long decode(void)
     return at;
 }
 
-static unsigned long fnv(const unsigned char *p, unsigned long n)
-{
-    unsigned long h = 2166136261u, i;
-    for (i = 0; i < n; i++)
-        h = ((h ^ p[i]) * 16777619u) & 0xFFFFFFFFu;
-    return h;
-}
-
 int main(int argc, char **argv)
 {
     FILE *f;
@@ -156,7 +150,7 @@ int main(int argc, char **argv)
     printf("code lengths: '0' %d ',' %d '\\n' %d '9' %d\n", code_len['0'], code_len[','],
            code_len['\n'], code_len['9']);
     printf("decoded %lu bits, equal %d, input %08lx, packed %08lx\n", used,
-           memcmp(input, unpacked, input_n) == 0, fnv(input, input_n),
-           fnv(packed, (packed_bits + 7) / 8));
+           memcmp(input, unpacked, input_n) == 0, fnv1a(input, input_n),
+           fnv1a(packed, (packed_bits + 7) / 8));
     return 0;
 }

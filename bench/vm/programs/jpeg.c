@@ -16,6 +16,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "fnv1a.h"
+
 #define MAX_IN (256u * 1024u)
 #define MAX_PLANE (1152u * 1024u)
 #define MAX_BMP (1100u * 1024u)
@@ -373,10 +375,17 @@ static void parse(void)
 
 /* ---- the bitmap: upsampling (nearest) and YCbCr to RGB (JFIF) ---- */
 
-static unsigned char sample(const struct component *c, unsigned x, unsigned y)
+/* The row of component c's plane that output row y samples, and a column's sample in it: the
+ * nearest (a subsampled component's samples repeat hmax / h times across, vmax / v down). Colour
+ * conversion walks one such row per component, as decoders do (libjpeg's row pointers). */
+static const unsigned char *plane_row(const struct component *c, unsigned y)
 {
-    return planes[c->plane + (unsigned long)(y * (unsigned)c->v / vmax) * c->width +
-                  x * (unsigned)c->h / hmax];
+    return &planes[c->plane + (unsigned long)(y * (unsigned)c->v / vmax) * c->width];
+}
+
+static unsigned column(const struct component *c, unsigned x)
+{
+    return x * (unsigned)c->h / hmax;
 }
 
 static unsigned long to_bmp(unsigned long *sum)
@@ -410,12 +419,15 @@ static unsigned long to_bmp(unsigned long *sum)
     bmp[28] = 24; /* bits per pixel */
     for (y = 0; y < height; y++) {
         unsigned long row = 54 + (unsigned long)(height - 1 - y) * stride; /* bottom-up */
+        const unsigned char *luma = plane_row(&comps[0], y);
+        const unsigned char *blue = ncomps == 3 ? plane_row(&comps[1], y) : luma;
+        const unsigned char *red = ncomps == 3 ? plane_row(&comps[2], y) : luma;
         for (x = 0; x < width; x++) {
             unsigned char r, g, b;
-            float yy = (float)sample(&comps[0], x, y);
+            float yy = (float)luma[column(&comps[0], x)];
             if (ncomps == 3) {
-                float cb = (float)sample(&comps[1], x, y) - 128.0f;
-                float cr = (float)sample(&comps[2], x, y) - 128.0f;
+                float cb = (float)blue[column(&comps[1], x)] - 128.0f;
+                float cr = (float)red[column(&comps[2], x)] - 128.0f;
                 r = to_byte(yy + 1.402f * cr);
                 g = to_byte(yy - 0.344136f * cb - 0.714136f * cr);
                 b = to_byte(yy + 1.772f * cb);
@@ -433,14 +445,6 @@ static unsigned long to_bmp(unsigned long *sum)
             bmp[row + x] = 0;
     }
     return size;
-}
-
-static unsigned long fnv1a(const unsigned char *p, unsigned long n)
-{
-    unsigned long h = 2166136261ul, i;
-    for (i = 0; i < n; i++)
-        h = ((h ^ p[i]) * 16777619ul) & 0xFFFFFFFFul;
-    return h;
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+import energy  # Section 7.6, beside this file
+
 PROGRAMS = [  # name, input ({shared}: the shared folder, {bin}: this build's folder), the paper's name
     ("fft", "{shared}/data/greensboro_nc_tmy3_hourly.csv", "FFT transformation"),
     ("huffman", "{shared}/data/greensboro_nc_tmy3_hourly.csv", "Huffman compressing"),
@@ -125,6 +127,7 @@ def measure(binary_dir, shared, name, data, tmp, out_dir):
     lav = stats_run(vm, args, dict(DECOMP, VMCC_BACKEND="lavish", VMCC_TRACE=trace), tmp, want)
     r["storage_ms"] = lav["device_ms"]
     r["storage"] = lav
+    r["input_bytes"] = os.path.getsize(args[0])
     # Tables 6 and 7: block = sector (no adaptation), 16 KiB and 48 KiB of cache, 8 MiB space
     r["ftl"] = {}
     for table, cache in (("6", 16384), ("7", 49152)):
@@ -263,6 +266,7 @@ def report(results, out_dir):
                       "secondary storage (ms)"],
                       "rows": [[r["name"], round(ms(r["alg_ir"]), 2), round(ms(r["overhead_ir"]), 2),
                                 round(r["storage_ms"], 2)] for r in results]}]})
+    items.append(energy_section(results, out_dir, note, table))
     note("Sector traces of the decomposition runs (2-KiB sectors, one `R <sector>` / "
          "`W <sector>` per line) are written beside this file as vm_programs_<program>.trace "
          "for bench_ftl --trace.")
@@ -271,6 +275,23 @@ def report(results, out_dir):
                    "(Section 7)", "items": items}, f, indent=1)
     with open(os.path.join(out_dir, "vm_programs.md"), "w") as f:
         f.write("\n".join(md) + "\n")
+
+
+def energy_section(results, out_dir, note, table):
+    """Section 7.6 (energy.py) from this run's decomposition; its input is kept beside the
+    report so energy.py can be run again on it alone."""
+    data = {"mhz": MHZ, "programs": [
+        {"name": r["name"], "alg_ir": r["alg_ir"], "overhead_ir": r["overhead_ir"],
+         "storage_ms": r["storage_ms"], "storage_energy_uj": r["storage"]["energy_uj"],
+         "input_bytes": r["input_bytes"]} for r in results]}
+    with open(os.path.join(out_dir, "vm_programs_energy_input.json"), "w") as f:
+        json.dump(data, f, indent=1)
+    for item in energy.tables(data):
+        if item[0] == "note":
+            note(item[1])
+        else:
+            table(*item[1:])
+    return energy.plot(data)
 
 
 def demo(a):
