@@ -49,11 +49,9 @@ static int known_defect(const struct fo *f, int rc)
 {
     if (f->strict)
         return 0;
-    /* FTL-1: a mount on a healthy device (no fault chosen) refuses with STRATA_ENOSPC */
-    if (rc == STRATA_ENOSPC)
-        return 1;
-    /* FTL-2: after a program status failure a page is programmed again (shrunk sectors) */
-    return rc == STRATA_EVIOLATION && f->g.faults == FTLG_STATUS;
+    /* FTL-1: a mount on a healthy device (no fault chosen) refuses with STRATA_ENOSPC
+     * (FTL-2, a page programmed again after its program failed, is fixed: not tolerated) */
+    return rc == STRATA_ENOSPC;
 }
 
 /* ---- sector bytes --------------------------------------------------------------------------- */
@@ -232,15 +230,29 @@ static void check_all(struct fo *f, enum when w)
     }
 }
 
+/* Whether the lavish blocks alive now are fewer than a mount needs (the LBNs plus the reserve,
+ * ftl.h): wear-outs and program/erase status failures retire blocks and kill their lavish
+ * blocks, so a mount may then rightly refuse with STRATA_ENOSPC. */
+static int too_few_alive(const struct fo *f)
+{
+    struct strata_ftl_stats st;
+    struct strata_ftl_info info;
+    uint32_t reserve = f->g.cfg.reserve != 0 ? f->g.cfg.reserve : 2u;
+    if (strata_ftl_stat(&f->ftl, &st) != 0 || strata_ftl_info(&f->ftl, &info) != 0)
+        fz_fail("ftl: stat or info failed");
+    return info.labs - st.dead_labs < info.lbns + reserve;
+}
+
 static int op_remount(struct fo *f)
 {
-    int rc;
+    int rc, few;
     if ((rc = op_sync(f)) != 0)
         return rc;
+    few = too_few_alive(f);
     rc = strata_ftl_mount(&f->ftl, &f->g.cfg);
     if (rc == STRATA_EPOWER)
         return rc;
-    if (rc == STRATA_ENOSPC && f->g.faults == FTLG_WEAR)
+    if (rc == STRATA_ENOSPC && (f->g.faults == FTLG_WEAR || f->g.faults == FTLG_STATUS) && few)
         return OF_STOP; /* dead lavish blocks leave too few for the sectors (ftl.h) */
     if (known_defect(f, rc))
         return OF_STOP;

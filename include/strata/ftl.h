@@ -51,7 +51,10 @@
  * BAD BLOCKS AND SCRUB. A lavish block holding a bad block (factory, or retired after a failed
  * program or erase) is dead: its D-1 good blocks stay unused (the price of needing no per-block
  * map). A failed program moves the LBN's sectors into a fresh lavish block (as merge III), then
- * retires the block; nothing committed is lost. A read the NAND layer calls WEAK rewrites that
+ * retires the block; nothing committed is lost; a failed page is never programmed again. When no
+ * lavish block is free for that move (or the move's own programs keep failing), the write returns
+ * the error and the failing lavish block takes no program or erase from then on: its sectors stay
+ * readable until a later merge moves them out. A read the NAND layer calls WEAK rewrites that
  * sector at the write cursor (scrub). Writes return STRATA_ENOSPC once dead blocks leave fewer
  * lavish blocks than the LBNs need.
  *
@@ -141,7 +144,8 @@ struct strata_ftl_stats {
     uint32_t scrubs;             /* sectors rewritten because a read was WEAK */
     uint32_t relocations;        /* LBNs moved out of a lavish block with a failed program */
     uint32_t retired;            /* blocks retired by the FTL (failed program) */
-    uint32_t dead_labs;          /* lavish blocks unusable: they hold a bad block */
+    uint32_t dead_labs;          /* lavish blocks unusable: they hold a bad block, or (in
+                                    use, no free one to move to) a failed program */
     uint32_t free_labs;          /* lavish blocks free now */
     uint32_t max_copies;         /* most sectors copied by one switch or merge */
 };

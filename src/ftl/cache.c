@@ -119,12 +119,13 @@ int ftl_write_record(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t flags)
 static int evict(struct strata_ftl *ftl, struct ftl_ent *e)
 {
     uint32_t lbn = ftl_ent_lbn(e);
+    uint32_t tries;
     int rc = 0;
     if (lbn != FTL_NONE && (e->p[FTL_E_FLAGS] & FTL_E_DIRTY)) {
         rc = ftl_write_record(ftl, e, 0);
-        if (rc == STRATA_EBADBLOCK && (rc = ftl_relocate(ftl, e)) == 0 &&
-            (e->p[FTL_E_FLAGS] & FTL_E_DIRTY))
-            rc = ftl_write_record(ftl, e, 0);
+        for (tries = 0; rc == STRATA_EBADBLOCK && tries < FTL_TRIES; tries++)
+            if ((rc = ftl_relocate(ftl, e)) == 0 && (e->p[FTL_E_FLAGS] & FTL_E_DIRTY))
+                rc = ftl_write_record(ftl, e, 0);
     }
     if (rc == 0)
         memset(e->p, 0xFF, FTL_E_MAP);

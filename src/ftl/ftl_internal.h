@@ -7,11 +7,15 @@
 #include "strata/ftl.h"
 
 #define FTL_NONE 0xFFFFu
+/* Fresh lavish blocks tried when programs keep failing their status (a target, a relocation,
+ * a header): each failure kills one, so a few in a row end in STRATA_EIO, not a loop. */
+#define FTL_TRIES 4u
 #define FTL_NO_SEQ 0xFFFFFFFFu
 
-/* labinfo[lab]: a LAB in use holds its valid-sector count; a free one FTL_LAB_FREE plus the
- * number of its leading blocks that may hold data (erased before use); a dead one (a bad block
- * inside) FTL_LAB_DEAD. */
+/* labinfo[lab]: a LAB in use holds its valid-sector count (with FTL_LAB_DEAD besides when a
+ * program failed in it and it could not be relocated yet: no more programs); a free one
+ * FTL_LAB_FREE plus the number of its leading blocks that may hold data (erased before use); a
+ * dead one (a bad block inside) FTL_LAB_DEAD. */
 #define FTL_LAB_FREE 0x8000u
 #define FTL_LAB_DEAD 0x4000u
 #define FTL_LAB_COUNT 0x3FFFu
@@ -166,6 +170,8 @@ int ftl_lab_alloc(struct strata_ftl *ftl, uint32_t *lab);
 /* Free a LAB whose first `used` positions may hold data (dead if it holds a bad block). */
 void ftl_lab_release(struct strata_ftl *ftl, uint32_t lab, uint32_t used);
 void ftl_lab_kill(struct strata_ftl *ftl, uint32_t lab);
+/* A LAB in use takes no program from now on (FTL_LAB_DEAD besides its count); counted dead. */
+void ftl_lab_condemn(struct strata_ftl *ftl, uint32_t lab);
 void ftl_valid_add(struct strata_ftl *ftl, uint32_t lab, int delta);
 uint32_t ftl_valid(const struct strata_ftl *ftl, uint32_t lab);
 

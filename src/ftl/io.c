@@ -53,6 +53,8 @@ int ftl_prog_pos(struct strata_ftl *ftl, uint32_t lab, uint32_t lpos, const void
 {
     uint32_t page, region;
     int rc;
+    if (ftl->labinfo[lab] & FTL_LAB_DEAD)
+        return STRATA_EBADBLOCK; /* a program failed in it and could not be relocated yet */
     /* volatile mode: a block is erased when the LAB's cursor enters it (lab.c) */
     if (!ftl_persistent(ftl) && lpos % ftl->spb == 0u &&
         (rc = ftl_erase_block(ftl, lab, lpos / ftl->spb)) != 0)

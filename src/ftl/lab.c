@@ -41,7 +41,7 @@ void ftl_lab_release(struct strata_ftl *ftl, uint32_t lab, uint32_t used)
     if (blocks > ftl->degree)
         blocks = ftl->degree;
     ftl->stats.blocks_freed += blocks;
-    if (ftl_lab_has_bad(ftl, lab) != 0) {
+    if ((ftl->labinfo[lab] & FTL_LAB_DEAD) || ftl_lab_has_bad(ftl, lab) != 0) {
         ftl_lab_kill(ftl, lab);
         return;
     }
@@ -49,10 +49,17 @@ void ftl_lab_release(struct strata_ftl *ftl, uint32_t lab, uint32_t used)
     ftl->free_labs++;
 }
 
+void ftl_lab_condemn(struct strata_ftl *ftl, uint32_t lab)
+{
+    if (!(ftl->labinfo[lab] & FTL_LAB_DEAD))
+        ftl->stats.dead_labs++; /* once: a condemned LAB is killed when it leaves use */
+    ftl->labinfo[lab] |= FTL_LAB_DEAD;
+}
+
 void ftl_lab_kill(struct strata_ftl *ftl, uint32_t lab)
 {
+    ftl_lab_condemn(ftl, lab);
     ftl->labinfo[lab] = FTL_LAB_DEAD;
-    ftl->stats.dead_labs++;
 }
 
 void ftl_valid_add(struct strata_ftl *ftl, uint32_t lab, int delta)

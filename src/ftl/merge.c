@@ -12,8 +12,6 @@
 
 #include "ftl_internal.h"
 
-#define TARGET_TRIES 4u /* fresh LABs tried when a target's block fails to program */
-
 enum run_sel { RUN_DLB, RUN_ALL };
 
 struct run {
@@ -142,7 +140,7 @@ static int target_run(struct strata_ftl *ftl, struct ftl_ent *e, enum run_sel se
     int rc = STRATA_ENOSPC;
     prev.dlb = ftl->dlb[lbn];
     prev.llb = ftl->llb[lbn];
-    for (tries = 0; tries < TARGET_TRIES; tries++) {
+    for (tries = 0; tries < FTL_TRIES; tries++) {
         struct ftl_pair p = *pair;
         if ((rc = ftl_lab_alloc(ftl, &run->lab)) != 0)
             return rc;
@@ -226,12 +224,18 @@ void ftl_merge1(struct strata_ftl *ftl, struct ftl_ent *e)
     ftl->stats.merges[0]++;
 }
 
-/* A program at e's cursor failed: move the LBN to a fresh LAB, the failing one dead. */
+/* A program at e's cursor failed: move the LBN to a fresh LAB, the failing one dead. When that
+ * cannot be done (no free LAB), the failing LAB is flagged dead while still in use: it takes no
+ * program from now on (ftl_prog_pos), so the failed page is never programmed again (FTL-2), and
+ * its sectors stay readable until a later relocation moves them out. */
 int ftl_relocate(struct strata_ftl *ftl, struct ftl_ent *e)
 {
     uint32_t pos = ftl_ent_cursor(e), lab = ftl_pair_lab(ftl, ftl_ent_lbn(e), pos);
     int rc = ftl_merge3(ftl, e, lab);
-    return rc != 0 ? rc : ftl_retire_pos(ftl, lab, ftl_lpos(ftl, pos));
+    if (rc == 0)
+        return ftl_retire_pos(ftl, lab, ftl_lpos(ftl, pos));
+    ftl_lab_condemn(ftl, lab);
+    return rc;
 }
 
 /* Merge II: the DLB's valid sectors appended to the LLB, which becomes the DLB (persistent: a
@@ -295,7 +299,7 @@ int ftl_merge3(struct strata_ftl *ftl, struct ftl_ent *e, uint32_t bad)
     uint32_t lbn = ftl_ent_lbn(e), dlb = ftl->dlb[lbn], llb = ftl->llb[lbn];
     uint32_t cursor = ftl_ent_cursor(e), tries;
     int rc = merge3_pass(ftl, e);
-    for (tries = 0; rc == STRATA_EBADBLOCK && tries < TARGET_TRIES; tries++) {
+    for (tries = 0; rc == STRATA_EBADBLOCK && tries < FTL_TRIES; tries++) {
         /* the target's record failed: move again from the target, which is left dead */
         uint32_t target = ftl->dlb[lbn], pos = ftl_ent_cursor(e);
         rc = merge3_pass(ftl, e);

@@ -54,7 +54,7 @@ static int open_lab(struct strata_ftl *ftl, struct ftl_ent *e)
     uint32_t lbn = ftl_ent_lbn(e), lab, llb = ftl->dlb[lbn] != FTL_NONE, base, tries;
     struct ftl_pair pair, prev;
     int rc = 0;
-    for (tries = 0; tries < 4u; tries++) {
+    for (tries = 0; tries < FTL_TRIES; tries++) {
         if ((rc = ftl_lab_alloc(ftl, &lab)) != 0)
             return rc;
         base = llb ? ftl->ppl : 0u;
@@ -194,19 +194,23 @@ int ftl_prepare(struct strata_ftl *ftl, uint32_t lbn, struct ftl_ent *e, uint32_
     return ftl_room(ftl, e, n);
 }
 
-/* Write one sector of e's LBN: room, program, and a relocation if the block fails. */
+/* Write one sector of e's LBN: room, program, and a relocation each time the block fails (the
+ * relocation's fresh LAB may fail the retried program too: FTL-2, docs/fuzzing.md). */
 static int write_si(struct strata_ftl *ftl, uint32_t lbn, uint32_t si, const void *buf,
                     enum ftl_kind kind)
 {
     struct ftl_ent e;
+    uint32_t tries;
     int rc = ftl_prepare(ftl, lbn, &e, 1);
-    if (rc == 0 && (rc = ftl_put(ftl, &e, si, buf, kind)) == STRATA_EBADBLOCK &&
-        (rc = ftl_relocate(ftl, &e)) == 0 && (rc = ftl_room(ftl, &e, 1)) == 0)
+    if (rc == 0)
         rc = ftl_put(ftl, &e, si, buf, kind);
+    for (tries = 0; rc == STRATA_EBADBLOCK && tries < FTL_TRIES; tries++)
+        if ((rc = ftl_relocate(ftl, &e)) == 0 && (rc = ftl_room(ftl, &e, 1)) == 0)
+            rc = ftl_put(ftl, &e, si, buf, kind);
     if (rc == 0 && ftl->llb[lbn] != FTL_NONE && ftl_valid(ftl, ftl->dlb[lbn]) == 0)
         ftl_merge1(ftl, &e);
     ftl_cache_unpin_all(ftl);
-    return rc;
+    return rc == STRATA_EBADBLOCK ? STRATA_EIO : rc;
 }
 
 static int check(const struct strata_ftl *ftl, uint32_t sector, const void *buf)

@@ -34,7 +34,8 @@ const struct strata_sim_profile *ft_profile(const char *name)
     return strata_sim_profile_find(name);
 }
 
-void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc)
+int ft_try_open(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc,
+                ft_wrap_fn wrap, void *arg)
 {
     uint32_t need = 0;
     int rc;
@@ -42,14 +43,17 @@ void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strat
     assert_non_null(sc->profile);
     d->sim = strata_sim_new(sc);
     assert_non_null(d->sim);
-    d->cfg.flash = strata_sim_flash(d->sim);
+    d->cfg.flash = wrap != NULL ? wrap(d->sim, arg) : strata_sim_flash(d->sim);
     d->cfg.sectors = p->sectors;
     d->cfg.mode = p->mode;
     d->cfg.degree = p->degree;
     d->cfg.shrink = p->shrink;
     d->cfg.map_cache = p->cache;
     d->cfg.reserve = p->reserve;
-    assert_int_equal(strata_ftl_ram_size(&d->cfg, &need), 0);
+    if ((rc = strata_ftl_ram_size(&d->cfg, &need)) != 0) {
+        strata_sim_free(d->sim);
+        return rc;
+    }
     d->ram = calloc(need / 4u + 1u, 4u);
     assert_non_null(d->ram);
     d->cfg.ram = d->ram;
@@ -58,6 +62,12 @@ void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strat
     if (rc != 0)
         fail_msg("format: %d %s", rc, strata_strerror(rc));
     strata_ftl_dev(&d->ftl, &d->dev);
+    return 0;
+}
+
+void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc)
+{
+    assert_int_equal(ft_try_open(d, p, sc, NULL, NULL), 0);
 }
 
 void ft_open(struct ft_dev *d, const struct ft_params *p)

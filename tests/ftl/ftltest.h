@@ -34,6 +34,12 @@ const struct strata_sim_profile *ft_profile(const char *name);
 void ft_open(struct ft_dev *d, const struct ft_params *p);
 /* The same on a simulator configured by the caller (faults, wear limits). */
 void ft_open_sim(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc);
+/* The same on a flash that `wrap` puts in front of the simulator (fault injection), NULL for
+ * none. Returns the configuration check's error (nothing left open) or 0; fails the test when
+ * an accepted configuration does not format. */
+typedef const struct strata_flash *(*ft_wrap_fn)(struct strata_sim *sim, void *arg);
+int ft_try_open(struct ft_dev *d, const struct ft_params *p, const struct strata_sim_config *sc,
+                ft_wrap_fn wrap, void *arg);
 /* Mount again (after a reboot of the sim); returns the mount's result. */
 int ft_mount(struct ft_dev *d);
 void ft_close(struct ft_dev *d);
