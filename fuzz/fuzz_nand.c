@@ -27,9 +27,6 @@
  * they and read noise (read_flip_rate) add flips the script did not make: then EECC is always
  * allowed. Program and erase status failures stay on (a failed program leaves its page
  * unknown, a failed erase retires its block).
- * Known defect tolerated outside strict mode (docs/fuzzing.md): NAND-2, with on-die ECC a
- * programmed codeword whose stored zero bits (main, OOB, check word) are at most the strength
- * reads as erased; the input ends there.
  * STRATA_FUZZ_TRACE=1 prints the layout and every read with its result.
  */
 #include <stdio.h>
@@ -82,7 +79,6 @@ struct st {
     uint8_t *want, *got, *oob_want, *oob_got;
     uint32_t ppb, ps, ss, next[NG_BLOCKS], guard_hash[2];
     uint8_t retired[NG_BLOCKS], noise, trace, hw; /* hw: the device's on-die ECC */
-    uint8_t strict, known; /* no known defect tolerated; one showed (the input ends) */
     uint8_t marker_hit[NG_BLOCKS]; /* the script's flips made the simulator read the marker bad */
     struct page_m pages[NG_BLOCKS][NG_PAGES];
 };
@@ -163,7 +159,6 @@ static int setup(struct st *s, struct fz_in *in)
     if (sc.read_flip_rate < 0)
         sc.read_flip_rate = 0;
     s->trace = getenv("STRATA_FUZZ_TRACE") != NULL;
-    s->strict = getenv("STRATA_FUZZ_STRICT") != NULL;
     if ((s->sim = strata_sim_new(&sc)) == NULL)
         return -1; /* a geometry the simulator refuses */
     s->f = strata_sim_flash(s->sim);
@@ -266,10 +261,6 @@ static void check_read(struct st *s, const struct page_m *m, int r, int rc,
         if (f <= t && !s->noise)
             fz_fail("nand: %u flipped bits (strength %u) read as uncorrectable", (unsigned)f,
                     (unsigned)t);
-        return;
-    }
-    if (s->hw && !s->strict && (info->erased & mask & m->programmed) != 0) {
-        s->known = 1; /* NAND-2: a programmed codeword with few zero bits reads as erased */
         return;
     }
     expect(s, m, r, s->want, s->oob_want);
@@ -466,7 +457,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         finish(s);
         return 0;
     }
-    while (!s->known && fz_more(&in) && steps_left-- > 0) {
+    while (fz_more(&in) && steps_left-- > 0) {
         switch (fz_u8(&in) % NG_OPS) {
         case NG_PROG: op_prog(s, &in); break;
         case NG_PROG_REGION: op_prog_region(s, &in); break;

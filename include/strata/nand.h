@@ -17,12 +17,16 @@
  *    16-bit check word. Software ECC is chosen from the geometry when the device has no
  *    STRATA_FLASH_CAP_HW_ECC: none (ecc_strength 0), extended Hamming (1 bit), extended BCH over
  *    GF(2^13) correcting 4 bits (strength 2..4) or 8 bits (5..8). With CAP_HW_ECC the device
- *    corrects and the layer only checks. The check word (CRC-16 over main + OOB, never 0xFFFF)
+ *    corrects (strength at most 15) and the layer only checks; the check word is then stored
+ *    beside its complement (a format change of device-ECC layouts only, NAND-2: see docs/nand.md;
+ *    2 fewer OOB bytes per codeword). The check word (CRC-16 over main + OOB, never 0xFFFF)
  *    turns a miscorrection beyond the code's strength into STRATA_EECC (all but about 1 in
  *    32,768); the extended codes already detect every t+1-bit error.
  *  - Erased pages. A codeword with at most `strength` zero bits (main, OOB, check and ECC bytes)
  *    reads as erased: all 0xFF, status ERASED, never an ECC failure and never data. A programmed
- *    codeword never reads as erased, even if its main and OOB bytes are all 0xFF.
+ *    codeword with at most `strength` errors never reads as erased, even if its main and OOB
+ *    bytes are all 0xFF (software ECC: it lies 2t+2 bits from the erased codeword; device ECC:
+ *    the check word and its complement hold 16 zero bits, and the device returns it exact).
  *  - Bad blocks. mount() scans the factory markers (strata_flash_is_bad) into a RAM table the
  *    caller provides (a bitmap, 1 bit per block, or a short sorted list); is_bad() answers from
  *    it. A failed erase retires the block (marks it bad) at once; a failed program reports
@@ -38,8 +42,9 @@
  * RESULTS. Reads return a named status >= 0 (enum strata_nand_status) or a negative STRATA_E...
  * code; the count of corrected bits is in the optional struct strata_nand_read_info, never mixed
  * into the result. Errors: STRATA_EINVAL bad argument or config, STRATA_EDEVICE the device lacks
- * something the layer needs (no spare area, strength above 8, spare too small for the ECC),
- * STRATA_ENOMEM region call without the page part of the buffer, STRATA_EECC uncorrectable data,
+ * something the layer needs (no spare area, strength above 8, or above 15 with CAP_HW_ECC, spare
+ * too small for the ECC), STRATA_ENOMEM region call without the page part of the buffer,
+ * STRATA_EECC uncorrectable data,
  * STRATA_EBADBLOCK program or erase failed (see above), anything the device returns
  * (STRATA_EPOWER, STRATA_EIO from a read, STRATA_EVIOLATION from the simulator).
  *
@@ -54,8 +59,8 @@
  * (spare_size bytes; + page_size bytes for region programs, and for region reads on a
  * CAP_HW_ECC device, when regions > 1) and the bad-block table (bitmap ceil(blocks / 8) bytes,
  * or 2 bytes per list entry, or none). Worst-case stack on Cortex-M0+ (make size, driver
- * excluded): read 612 B, read_region 668 B, prog 208 B, prog_region 256 B, mount 184 B. Code:
- * 5,648 B. No heap, no globals; several layers may share a device on disjoint block ranges.
+ * excluded): read 620 B, read_region 676 B, prog 208 B, prog_region 256 B, mount 184 B. Code:
+ * 5,788 B. No heap, no globals; several layers may share a device on disjoint block ranges.
  *
  * COST (flash operations per call; CPU time per codec is measured in docs/nand.md and by
  * `make bench` and `make target-test`: a clean 512-byte codeword costs one ECC pass and one

@@ -6,7 +6,10 @@
  *
  * Stored ECC = computed ECC ^ ecc_mask, where ecc_mask is the inverse of the ECC of an all-0xFF
  * message: an erased codeword is then a valid codeword, and every programmed one (its check word
- * is never 0xFFFF) lies at least 2t+2 bits away from it.
+ * is never 0xFFFF) lies at least 2t+2 bits away from it. With device ECC there are no ECC bytes
+ * of ours to count: the check word's complement follows it, so every programmed codeword holds at
+ * least 16 zero bits, more than the device's strength (at most 15, layout.c), and the device
+ * returns it exact or not at all (docs/nand.md, "Why the check word's complement").
  */
 #include <string.h>
 
@@ -40,8 +43,18 @@ static void expand(struct strata_nand *nand, uint8_t *s, uint32_t c)
 static uint32_t check_word(const struct strata_nand *nand, const uint8_t *data, const uint8_t *oob)
 {
     uint16_t crc = strata_crc16(0, data, nand->layout.ecc_step);
-    crc = strata_crc16(crc, oob, (size_t)((uint32_t)nand->tail - NAND_CHECK_BYTES));
+    crc = strata_crc16(crc, oob, (size_t)nand_cw_oob(nand));
     return crc == 0xFFFFu ? 0u : crc;
+}
+
+uint32_t nand_check_bytes(enum strata_nand_ecc ecc)
+{
+    return ecc == STRATA_NAND_ECC_DEVICE ? NAND_CHECK_BYTES_DEVICE : NAND_CHECK_BYTES;
+}
+
+uint32_t nand_cw_oob(const struct strata_nand *nand)
+{
+    return (uint32_t)nand->tail - nand_check_bytes((enum strata_nand_ecc)nand->layout.ecc);
 }
 
 static int software_ecc(const struct strata_nand *nand)
@@ -54,12 +67,15 @@ static int software_ecc(const struct strata_nand *nand)
 void nand_cw_encode(struct strata_nand *nand, uint32_t c, const uint8_t *data, const uint8_t *oob)
 {
     uint8_t *s = nand->spare + c * nand->share;
-    uint32_t oob_len = (uint32_t)nand->tail - NAND_CHECK_BYTES, i;
+    uint32_t oob_len = nand_cw_oob(nand), i, check;
     enum strata_nand_ecc ecc = (enum strata_nand_ecc)nand->layout.ecc;
     memset(s, 0xFF, nand->share);
     if (oob != NULL)
         memcpy(s, oob, (size_t)oob_len);
-    strata_put_le16(s + oob_len, check_word(nand, data, s));
+    check = check_word(nand, data, s);
+    strata_put_le16(s + oob_len, check);
+    if (ecc == STRATA_NAND_ECC_DEVICE) /* its complement: 16 zero bits (NAND-2) */
+        strata_put_le16(s + oob_len + NAND_CHECK_BYTES, check ^ 0xFFFFu);
     if (software_ecc(nand)) {
         struct nand_ecc_state st;
         uint8_t *e = s + free_bytes(nand, c) - nand->layout.ecc_bytes;
@@ -141,8 +157,7 @@ enum nand_cw_result nand_cw_decode(struct strata_nand *nand, uint32_t c, uint8_t
 {
     uint8_t *s = nand->spare + c * nand->share;
     uint8_t *e = s + free_bytes(nand, c) - nand->layout.ecc_bytes;
-    uint32_t oob_len = (uint32_t)nand->tail - NAND_CHECK_BYTES;
-    uint32_t zeros, check;
+    uint32_t oob_len = nand_cw_oob(nand), zeros, check;
     int fixed;
     compact(nand, s, c);
     zeros = stored_zeros(nand, data, s, e);
@@ -160,8 +175,11 @@ enum nand_cw_result nand_cw_decode(struct strata_nand *nand, uint32_t c, uint8_t
     if (fixed < 0)
         return NAND_CW_FAILED;
     check = strata_get_le16(s + oob_len);
-    /* a miscorrection beyond the code's strength (an erased check word never matches) */
-    if (check != check_word(nand, data, s))
+    /* a miscorrection beyond the code's strength (an erased check word never matches); with
+     * device ECC both halves must agree */
+    if (check != check_word(nand, data, s) ||
+        (nand->layout.ecc == STRATA_NAND_ECC_DEVICE &&
+         strata_get_le16(s + oob_len + NAND_CHECK_BYTES) != (check ^ 0xFFFFu)))
         return NAND_CW_FAILED;
     return NAND_CW_DATA;
 }

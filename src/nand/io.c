@@ -56,7 +56,7 @@ static void decode(struct strata_nand *nand, const struct span *sp, uint8_t *dat
                    int device, struct span_result *res)
 {
     uint32_t per = (uint32_t)nand->layout.codewords / nand->layout.regions;
-    uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
+    uint32_t step = nand->layout.ecc_step, oob_cw = nand_cw_oob(nand), k;
     memset(res, 0, sizeof *res);
     for (k = 0; k < sp->count; k++) {
         uint32_t c = sp->first + k, bits = 0, region = (uint32_t)1 << (c / per);
@@ -128,7 +128,7 @@ static int read_span(struct strata_nand *nand, const struct span *sp, uint8_t *d
 static int prog_span(struct strata_nand *nand, const struct span *sp, const uint8_t *page_data,
                      const uint8_t *oob)
 {
-    uint32_t step = nand->layout.ecc_step, oob_cw = (uint32_t)nand->tail - NAND_CHECK_BYTES, k;
+    uint32_t step = nand->layout.ecc_step, oob_cw = nand_cw_oob(nand), k;
     int rc;
     memset(nand->spare, 0xFF, (size_t)nand->flash->geo.spare_size);
     for (k = 0; k < sp->count; k++)

@@ -13,8 +13,8 @@
 static int choose_ecc(const struct strata_flash *f)
 {
     uint32_t t = f->geo.ecc_strength;
-    if (f->caps & STRATA_FLASH_CAP_HW_ECC)
-        return STRATA_NAND_ECC_DEVICE;
+    if (f->caps & STRATA_FLASH_CAP_HW_ECC) /* strength bound: see NAND_CHECK_BYTES_DEVICE */
+        return t <= NAND_DEVICE_MAX_STRENGTH ? STRATA_NAND_ECC_DEVICE : -1;
     if (t == 0)
         return STRATA_NAND_ECC_NONE;
     if (t == 1)
@@ -82,14 +82,14 @@ static int size_oob(struct strata_nand *nand)
 {
     enum strata_nand_ecc ecc = (enum strata_nand_ecc)nand->layout.ecc;
     uint32_t free_min = nand->share - (nand->marker_cw != NO_MARKER ? nand->marker_len : 0u);
-    uint32_t need = nand->layout.ecc_bytes + NAND_CHECK_BYTES, oob, max;
+    uint32_t check = nand_check_bytes(ecc), need = nand->layout.ecc_bytes + check, oob, max;
     max = nand_ecc_max_message(ecc);
-    if (free_min < need || (uint32_t)nand->layout.ecc_step + NAND_CHECK_BYTES > max)
+    if (free_min < need || (uint32_t)nand->layout.ecc_step + check > max)
         return STRATA_EDEVICE;
     oob = free_min - need;
-    if (nand->layout.ecc_step + NAND_CHECK_BYTES + oob > max)
-        oob = max - nand->layout.ecc_step - NAND_CHECK_BYTES;
-    nand->tail = (uint16_t)(oob + NAND_CHECK_BYTES);
+    if (nand->layout.ecc_step + check + oob > max)
+        oob = max - nand->layout.ecc_step - check;
+    nand->tail = (uint16_t)(oob + check);
     nand->layout.oob_region = (uint16_t)(oob * (nand->layout.codewords / nand->layout.regions));
     nand->layout.oob_page = (uint16_t)(oob * nand->layout.codewords);
     return 0;

@@ -6,8 +6,18 @@
 #include "strata/nand.h"
 
 /* The check word: CRC-16 over main + OOB, never 0xFFFF (so a programmed codeword is never the
- * erased one). */
+ * erased one). With device ECC its complement follows it (NAND_CHECK_BYTES_DEVICE: exactly 16
+ * zero bits, more than any accepted strength, so a programmed codeword never reads as erased;
+ * docs/nand.md, "Why the check word's complement"). */
 #define NAND_CHECK_BYTES 2u
+#define NAND_CHECK_BYTES_DEVICE 4u
+/* Device strengths the layer accepts: below the 16 zero bits of the device check bytes. */
+#define NAND_DEVICE_MAX_STRENGTH 15u
+
+/* Check bytes per codeword for the codec (codeword.c). */
+uint32_t nand_check_bytes(enum strata_nand_ecc ecc);
+/* OOB bytes per codeword: the tail without its check bytes. */
+uint32_t nand_cw_oob(const struct strata_nand *nand);
 
 /* ---- ECC codecs (ecc.c dispatches on layout.ecc; hamming.c, bch.c) --------------------------- */
 

@@ -13,13 +13,18 @@ struct hw {
     struct nt_mount m;
 };
 
-static struct hw *hw_new(int page_buffer)
+static struct hw *hw_new_strength(uint32_t strength, int page_buffer)
 {
     static struct hw h;
     h.sim = ts_sim("mt29f4g08", 8, 61);
-    nt_dev_init(&h.dev, strata_sim_flash(h.sim), 4, 8); /* ECC in bytes 8-15 of each share */
+    nt_dev_init(&h.dev, strata_sim_flash(h.sim), strength, 8); /* ECC: bytes 8-15 per share */
     assert_int_equal(nt_mount(&h.m, &h.dev.flash, NT_MAP, page_buffer), 0);
     return &h;
+}
+
+static struct hw *hw_new(int page_buffer)
+{
+    return hw_new_strength(4, page_buffer);
 }
 
 static void hw_free(struct hw *h)
@@ -39,8 +44,8 @@ static void layout_leaves_device_ecc_bytes(void **state)
     assert_int_equal(lay->ecc, STRATA_NAND_ECC_DEVICE);
     assert_int_equal(lay->strength, 4);
     assert_int_equal(lay->ecc_bytes, 8);
-    assert_int_equal(lay->oob_region, 4); /* 16 - marker 2 - check word 2 - device ECC 8 */
-    assert_int_equal(lay->oob_page, 16);
+    assert_int_equal(lay->oob_region, 2); /* 16 - marker 2 - check word and complement 4 - ECC 8 */
+    assert_int_equal(lay->oob_page, 8);
     assert_int_equal(lay->scrub_threshold, 3);
     nt_fill(data, sizeof data, 1);
     nt_fill(oob, sizeof oob, 2);
@@ -55,7 +60,7 @@ static void layout_leaves_device_ecc_bytes(void **state)
 static void device_counts_become_statuses(void **state)
 {
     struct hw *h = hw_new(1);
-    uint8_t data[2048], oob[16], d[2048], o[16];
+    uint8_t data[2048], oob[8], d[2048], o[8];
     struct strata_nand_read_info info;
     uint32_t i;
     (void)state;
@@ -64,7 +69,7 @@ static void device_counts_become_statuses(void **state)
     assert_int_equal(strata_nand_prog(&h->m.nand, 0, data, oob), 0);
     assert_int_equal(strata_nand_read(&h->m.nand, 0, d, o, NULL), STRATA_NAND_CLEAN);
     assert_memory_equal(d, data, 2048);
-    assert_memory_equal(o, oob, 16);
+    assert_memory_equal(o, oob, 8);
     for (i = 0; i < 2; i++)
         nt_flip(h->sim, 0, 8 * 600 + 40 * i); /* codeword 1 */
     assert_int_equal(strata_nand_read(&h->m.nand, 0, d, o, &info), STRATA_NAND_CORRECTED);
@@ -73,11 +78,11 @@ static void device_counts_become_statuses(void **state)
     nt_flip(h->sim, 0, 8 * 900);
     assert_int_equal(strata_nand_read(&h->m.nand, 0, d, o, &info), STRATA_NAND_WEAK);
     assert_int_equal(info.corrected, 3);
-    assert_memory_equal(o, oob, 16);
+    assert_memory_equal(o, oob, 8);
     /* region reads come through the page buffer, with the device's count */
     assert_int_equal(strata_nand_read_region(&h->m.nand, 0, 2, d, o, &info), STRATA_NAND_WEAK);
     assert_memory_equal(d, data + 1024, 512);
-    assert_memory_equal(o, oob + 8, 4);
+    assert_memory_equal(o, oob + 4, 2);
     /* beyond the device's strength: uncorrectable, after a re-read */
     nt_flip(h->sim, 0, 8 * 700 + 1);
     nt_flip(h->sim, 0, 8 * 701 + 1);
@@ -130,6 +135,84 @@ static void erased_pages_on_a_correcting_device(void **state)
     hw_free(h);
 }
 
+/* NAND-2: with device ECC only the check bytes tell a programmed page of 0xFF data from an
+ * erased one. A CRC-16 alone often has <= strength zero bits; beside its complement it has 16,
+ * more than any accepted strength. Every page here is 0xFF but for one OOB byte (page 0: all
+ * 0xFF), so many of the 256 check words have few zero bits; each must read back as data. */
+static void ff_pages_read_as_data(void **state)
+{
+    static const uint32_t strengths[] = {4, 9, 15};
+    uint8_t data[2048], oob[16], d[2048], o[16];
+    struct strata_nand_read_info info;
+    uint32_t k, p, n;
+    int rc;
+    (void)state;
+    memset(data, 0xFF, sizeof data);
+    for (k = 0; k < NT_COUNT(strengths); k++) {
+        struct hw *h = hw_new_strength(strengths[k], 0);
+        n = strata_nand_layout(&h->m.nand)->oob_page;
+        assert_true(n > 0 && n <= sizeof oob);
+        for (p = 0; p < 256; p++) {
+            memset(oob, 0xFF, sizeof oob);
+            oob[p % n] = (uint8_t)~p;
+            assert_int_equal(strata_nand_prog(&h->m.nand, p, data, oob), 0);
+            rc = strata_nand_read(&h->m.nand, p, d, o, &info); /* the part's own bit errors */
+            assert_true(rc == STRATA_NAND_CLEAN || rc == STRATA_NAND_CORRECTED ||
+                        rc == STRATA_NAND_WEAK);
+            assert_int_equal(info.erased, 0);
+            assert_memory_equal(d, data, sizeof d);
+            assert_memory_equal(o, oob, n);
+        }
+        hw_free(h);
+    }
+    /* 16 zero bits no longer exceed a strength of 16: such a part is refused */
+    {
+        struct strata_sim *sim = ts_sim("mt29f4g08", 8, 61);
+        static struct nt_dev dev;
+        static struct nt_mount m;
+        nt_dev_init(&dev, strata_sim_flash(sim), 16, 8);
+        assert_int_equal(nt_mount(&m, &dev.flash, NT_MAP, 0), STRATA_EDEVICE);
+        nt_dev_free(&dev);
+        strata_sim_free(sim);
+    }
+}
+
+/* The other side of NAND-2's bound: an erased page with `strength` zero bits in every codeword
+ * (main, OOB and check bytes; a device that returns the raw cells) still reads as erased, one
+ * more and it is neither erased nor data. */
+static void erased_pages_with_strength_flips(void **state)
+{
+    struct hw *h = hw_new_strength(9, 0);
+    uint8_t d[2048], o[8], ff[2048];
+    struct strata_nand_read_info info;
+    uint32_t c, i;
+    (void)state;
+    memset(ff, 0xFF, sizeof ff);
+    for (c = 0; c < 4; c++) {
+        /* the counted share bytes: OOB 2, check 4 (after the marker bytes 0-1 in codeword 0) */
+        uint32_t share = 2048u + 16u * c + (c == 0 ? 2u : 0u);
+        static const uint8_t in_share[4] = {0, 1, 2, 5}; /* OOB, OOB, check, complement */
+        for (i = 0; i < 9; i++) /* 5 zero bits in the main bytes, 4 in the share */
+            nt_flip(h->sim, 3,
+                    i < 5 ? 8 * (512 * c + 97 * i) + i : 8 * (share + in_share[i - 5]) + i % 8);
+    }
+    for (i = 0; i < 2; i++) { /* the device returns the raw cells, then corrects them */
+        h->dev.scripted = i == 0;
+        h->dev.script = 0;
+        assert_int_equal(strata_nand_read(&h->m.nand, 3, d, o, &info), STRATA_NAND_ERASED);
+        assert_int_equal(info.erased, 0xF);
+        assert_memory_equal(d, ff, sizeof d);
+        assert_memory_equal(o, ff, sizeof o);
+    }
+    nt_flip(h->sim, 3, 8 * (2048 + 16 + 4)); /* the 10th zero bit of codeword 1 (check byte) */
+    h->dev.scripted = 1;
+    h->dev.script = STRATA_EECC;
+    assert_int_equal(strata_nand_read(&h->m.nand, 3, d, o, &info), STRATA_EECC);
+    assert_int_equal(info.failed, 0x2);
+    assert_int_equal(info.erased, 0xD);
+    hw_free(h);
+}
+
 static void region_calls_need_the_page_buffer(void **state)
 {
     struct hw *h = hw_new(0);
@@ -154,6 +237,8 @@ int main(void)
         cmocka_unit_test(device_miscorrection_caught),
         cmocka_unit_test(erased_pages_on_a_correcting_device),
         cmocka_unit_test(region_calls_need_the_page_buffer),
+        cmocka_unit_test(ff_pages_read_as_data),
+        cmocka_unit_test(erased_pages_with_strength_flips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
