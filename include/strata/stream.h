@@ -121,7 +121,7 @@
 extern "C" {
 #endif
 
-#define STRATA_STREAM_VERSION 2
+#define STRATA_STREAM_VERSION 3
 #define STRATA_STREAM_MAX_LEVEL 12     /* skip-list levels kept in RAM and in each header */
 #define STRATA_STREAM_LANE 32          /* skip-list nodes of the upper levels kept in RAM */
 #define STRATA_STREAM_TAG_BYTES 10u    /* per page: in the OOB when it has room, else in main */
@@ -261,6 +261,7 @@ struct strata_stream {
     uint8_t anchor_at;      /* anchor block (0..ANCHOR_BLOCKS-1) last written */
     uint8_t has_last;       /* last_insert_ts holds a reading's timestamp */
     uint8_t carry;          /* recovery: the close carries the newest data page to the next segment */
+    uint8_t mark_due;       /* mount programmed a page again: a mark page is to follow it */
     uint16_t rpp, slot;     /* readings per page, bytes per reading */
     uint16_t m;             /* entries per bucket */
     uint16_t bpp;           /* buckets per tree page */

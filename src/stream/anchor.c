@@ -112,6 +112,12 @@ int anchor_write(struct strata_stream *s)
     return rc;
 }
 
+int anchor_renew(struct strata_stream *s)
+{
+    int rc = anchor_write(s);
+    return rc != 0 ? rc : anchor_write(s);
+}
+
 /* The format fields of an anchor page agree with the config. */
 static int anchor_matches(const struct strata_stream *s, const uint8_t *p)
 {
@@ -150,11 +156,27 @@ static int anchor_best(struct strata_stream *s, uint32_t skip, uint32_t *best, u
     return *best != NONE32 ? 0 : foreign ? STRATA_EINVAL : STRATA_EUNFORMATTED;
 }
 
+/* The anchor at `page`, number n, holds the state just loaded (the store's fields): it was
+ * programmed whole before the newest began, so the newest's state is safe even if the newest is
+ * weak. 1, 0, or an error. */
+static int anchor_same_state(struct strata_stream *s, uint32_t page, uint32_t n)
+{
+    uint8_t *mine = s->qbuf;
+    int rc;
+    anchor_build(s, mine);
+    if ((rc = anchor_at_page(s, page, n)) <= 0)
+        return rc;
+    return memcmp(s->rbuf + AN_OPEN, mine + AN_OPEN, AN_NUMBER - AN_OPEN) == 0 &&
+           memcmp(s->rbuf + AN_NANDVER, mine + AN_NANDVER, AN_CRC - AN_NANDVER) == 0;
+}
+
 /* The newest anchor: the last of the run of consecutive anchors in the best block. That last
  * page may be the one a cut interrupted late (weak: it read during the search and decays with
  * every read), so when it no longer reads, the anchor before it, programmed whole before it
  * began, is the newest; a newest block whose first page no longer reads gives way to the block
- * before it. 1 when so (the caller supersedes the weak page by a fresh anchor), 0, or an error. */
+ * before it. ANCHOR_WEAK when so (the caller supersedes the weak page by a fresh anchor),
+ * ANCHOR_VOUCHED when the anchor before the newest holds the same state, ANCHOR_DOUBT, or an
+ * error. */
 int anchor_load(struct strata_stream *s)
 {
     uint32_t best, first, lo = 0, hi = s->ppb, mid, skip = NONE32;
@@ -191,5 +213,9 @@ int anchor_load(struct strata_stream *s)
     if (s->b0 < STRATA_STREAM_ANCHOR_BLOCKS || s->b0 >= s->blocks ||
         s->tail < STRATA_STREAM_ANCHOR_BLOCKS || s->tail >= s->blocks)
         return STRATA_ECORRUPT;
-    return weak;
+    if (weak)
+        return ANCHOR_WEAK;
+    if (lo == 0 || (rc = anchor_same_state(s, dev_page(s, best, lo - 1u), first + lo - 1u)) == 0)
+        return ANCHOR_DOUBT;
+    return rc < 0 ? rc : ANCHOR_VOUCHED;
 }

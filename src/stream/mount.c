@@ -64,12 +64,12 @@ int strata_stream_format(struct strata_stream *s, const struct strata_stream_con
 int strata_stream_mount(struct strata_stream *s, const struct strata_stream_config *cfg)
 {
     uint32_t seq, rebuilds;
-    int rc, weak;
+    int rc, found;
     if ((rc = mnt_check_config(s, cfg)) != 0)
         return rc;
     reset_head(s);
-    if ((weak = anchor_load(s)) < 0)
-        return weak;
+    if ((found = anchor_load(s)) < 0)
+        return found;
     s->blk = s->b0; /* the write head is at or after it: ptr_live's bound until recovery */
     if (s->newest != NONE32) {
         struct strata_stream_ptr p;
@@ -97,8 +97,14 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
      * written after it, so only a rebuild (no valid head, or a RAM stage) cannot tell. Unless
      * recovery wrote one then, the next anchor goes to a freshly erased block. Not covered: an
      * anchor written by aging, cut, on the hybrid fast path (docs/stream.md). An anchor found
-     * weak (anchor_load) is superseded the same way, so no later mount reads it valid again. */
-    if (s->anchor_seq == seq && (weak || s->st.rebuilds != rebuilds))
-        return anchor_write(s);
-    return 0;
+     * weak (anchor_load) is superseded the same way, so no later mount reads it valid again.
+     * The fresh anchor is written twice (anchor_renew): a later mount finds it vouched for by
+     * the one before it, and so a clean reboot loop writes no anchor after its first boot; an
+     * anchor recovery wrote (aging, a restart, a close) gets its voucher after a rebuild. */
+    if (s->anchor_seq == seq &&
+        (found == ANCHOR_WEAK || (s->st.rebuilds != rebuilds && found != ANCHOR_VOUCHED)))
+        rc = anchor_renew(s);
+    else if (s->anchor_seq != seq && s->st.rebuilds != rebuilds)
+        rc = anchor_write(s);
+    return rc != 0 ? rc : rec_mark(s); /* a copy's mark: the last page mount programs */
 }

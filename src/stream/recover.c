@@ -89,7 +89,32 @@ static int program_held(struct strata_stream *s, uint32_t count)
     s->page_cap = (uint16_t)count;
     s->buf_first_ts = s_get32(s->wbuf, SLOT_TS);
     s->st.moved_pages++;
+    s->mark_due = 1; /* mount ends with rec_mark */
     return wr_flush_page(s);
+}
+
+/* The last step of a mount that programmed a page again (requeue, carry_in): a mark page right
+ * after the copy says the copy is complete (programs are sequential: a cut during the mark leaves
+ * the copy whole). A later mount that finds the newest data page so marked indexes it where it
+ * is and programs nothing (rebuild): with anchor_renew, a clean reboot loop costs no page and no
+ * erase. No mark when the copy ends its block (the next mount moves it again, as before). */
+int rec_mark(struct strata_stream *s)
+{
+    struct stream_tag tag;
+    uint32_t at = s->pos;
+    int rc;
+    if (!s->mark_due || s->buffered != 0 || at % s->ppb == 0 || at != s->data_pages)
+        return 0;
+    s->mark_due = 0;
+    memset(s->wbuf, 0, (size_t)s->usable);
+    tag.type = PT_MARK;
+    tag.seq = s->seq;
+    tag.aux = (uint16_t)(at - 1u);
+    tag.count = 0;
+    rc = wr_prog(s, s->wbuf, &tag);
+    wbuf_clear(s);
+    /* its position done: the slot's progress stays a prefix (fast path) */
+    return rc != 0 ? rc : idx_mark_done_range(s, at, at + 1u);
 }
 
 static int requeue(struct strata_stream *s, uint32_t count, uint32_t pos, int trusted)
@@ -212,6 +237,7 @@ static int rebuild(struct strata_stream *s)
     struct stream_tag tag;
     uint32_t q, run = 0, last = NONE32, page, pos, held = NONE32, held_n = 0, hdr = NONE32;
     uint32_t held_page = NONE32, limit = s->cfg->max_pages + 2u * (uint32_t)s->reserve * s->ppb;
+    uint32_t mark = NONE32; /* position of a mark page naming the held page */
     int rc, copy = 0, carry;
     s->st.rebuilds++;
     seg_reset(s);
@@ -228,6 +254,7 @@ static int rebuild(struct strata_stream *s)
         if (!copy && held != NONE32 && is_data(s, &tag, q, s->records) && tag.count == held_n) {
             held = q; /* a copy of the held page: the newer one counts */
             held_page = page;
+            mark = NONE32;
             wbuf_take_read(s);
         } else if (!copy && is_data(s, &tag, q, s->records + held_n)) {
             if (held != NONE32 && (rc = index_held(s, held, held_n)) != 0)
@@ -235,7 +262,10 @@ static int rebuild(struct strata_stream *s)
             held = q;
             held_page = page;
             held_n = tag.count;
+            mark = NONE32;
             wbuf_take_read(s);
+        } else if (!copy && held != NONE32 && tag.type == PT_MARK && tag.aux == held) {
+            mark = q; /* the held page is a complete copy */
         } else if (tag.type == PT_TREE || tag.type == PT_BLOOM || tag.type == PT_HEADER) {
             hdr = tag.type == PT_HEADER ? page : hdr;
             s->carry = copy ? s->carry : tag.count; /* the copy's first page says */
@@ -250,6 +280,13 @@ static int rebuild(struct strata_stream *s)
     if (hdr != NONE32 && (rc = next_unopened(s, hdr)) != 0)
         return rc;
     pos = last == NONE32 ? 0 : (last / s->ppb + 1u) * s->ppb;
+    /* A copy found complete (marked) is not the page a cut hit: it stays where it is, and
+     * writing goes on at the next block start (nothing is programmed until a reading comes). */
+    if (held != NONE32 && mark != NONE32 && !copy) {
+        if ((rc = index_held(s, held, held_n)) != 0)
+            return rc;
+        held = NONE32;
+    }
     /* No position left to program it again: the segment closes without it and carries it into
      * the next (carry_in; a copy that began so says TAG_CARRY). A copy begun otherwise was
      * begun after it, so it was complete. */
@@ -420,6 +457,7 @@ int rec_open(struct strata_stream *s)
     int rc = 1; /* 1: the open segment's index is rebuilt */
     seg_reset(s);
     s->carry = 0;
+    s->mark_due = 0;
     if (s->is_nor && (rc = idx_head_valid(s)) < 0)
         return rc;
     if (!s->is_nor || rc == 0) {

@@ -20,7 +20,8 @@ enum stream_page_type {
     PT_TREE = 0xD2,
     PT_BLOOM = 0xD3,
     PT_HEADER = 0xD4,
-    PT_ANCHOR = 0xD5
+    PT_ANCHOR = 0xD5,
+    PT_MARK = 0xD6 /* a copy mount programmed again is complete (format 3): recover.c, rec_mark */
 };
 
 #define TAG_TYPE 0u  /* u8 page type */
@@ -218,7 +219,15 @@ void seg_of_open(const struct strata_stream *s, struct strata_stream_seg *g);
 
 /* anchor.c ------------------------------------------------------------------------------------- */
 int anchor_write(struct strata_stream *s);
+/* What mount found about the newest anchor (anchor_load). */
+enum anchor_found {
+    ANCHOR_DOUBT = 0,  /* it may be the page a cut interrupted late (nothing after it vouches) */
+    ANCHOR_WEAK = 1,   /* the newest no longer read: the one before it was taken */
+    ANCHOR_VOUCHED = 2 /* the anchor before it in its block holds the same state */
+};
 int anchor_load(struct strata_stream *s);
+/* Two anchors of the same state into a fresh block: the second vouches for the first. */
+int anchor_renew(struct strata_stream *s);
 
 /* write.c: the write path ---------------------------------------------------------------------- */
 int wr_flush_page(struct strata_stream *s);
@@ -238,6 +247,7 @@ int seg_free_blocks(struct strata_stream *s, uint32_t from, uint32_t *free);
 /* config.c, recover.c -------------------------------------------------------------------------- */
 int mnt_check_config(struct strata_stream *s, const struct strata_stream_config *c);
 int rec_open(struct strata_stream *s);
+int rec_mark(struct strata_stream *s);
 
 /* query.c -------------------------------------------------------------------------------------- */
 

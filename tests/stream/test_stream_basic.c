@@ -72,7 +72,9 @@ static void test_sd(void **state)
  * Mount never relies on the newest data page where it lies (it may be the page a cut hit late:
  * weak), but that segment has no block left to program it again and no indexed reading to close
  * with, so the segment starts again in the next block with the page as its first. Before the fix
- * the page was indexed in place (no page moved). Mounts chain: each moves the page again. */
+ * the page was indexed in place (no page moved). The mount that moves it marks the copy complete
+ * (format 3): later mounts leave it where it is (before, each moved it again: the boot loop of
+ * the STREAM-4 fix). */
 static void test_one_block_segment(void **state)
 {
     struct rig r;
@@ -90,7 +92,7 @@ static void test_one_block_segment(void **state)
     for (i = 1; i <= 3; i++) {
         st_remount(&r);
         strata_stream_stats(&r.s, &st);
-        assert_int_equal(st.moved_pages, 1); /* this mount's */
+        assert_int_equal(st.moved_pages, i == 1 ? 1 : 0); /* this mount's */
         assert_int_equal(st.segments, 0);
         st_check_all(&r, &m);
     }
@@ -102,13 +104,36 @@ static void test_one_block_segment(void **state)
     st_finish(&r, &m);
 }
 
-/* STREAM-3: a clean remount of a RAM-stage store programs the open segment's newest data page
- * again in the next block (it may be the page a cut hit late), so a node that keeps rebooting
- * walks its open segment round the ring, restarting it (STREAM-1) when it runs out of positions,
- * and the write head ages the closed segments one by one, during mount. Mount learnt the newest
- * reading only after recovery, so aging the last closed segment took 0 for the store's minimum
- * time, and the skip list's head then passed aged header pages, in blocks the open segment had
- * reached, for live ones: the full select after the 17th remount returned STRATA_ECORRUPT. */
+/* STREAM-3: a remount of a RAM-stage store programs the open segment's newest data page again
+ * in the next block (it may be the page a cut hit late); when every boot is cut just before the
+ * mark that says the copy is complete (the worst a boot loop can do since the STREAM-4 fix), the
+ * node walks its open segment round the ring, restarting it (STREAM-1) when it runs out of
+ * positions, and the write head ages the closed segments one by one, during mount. Mount learnt
+ * the newest reading only after recovery, so aging the last closed segment took 0 for the store's
+ * minimum time, and the skip list's head then passed aged header pages, in blocks the open
+ * segment had reached, for live ones: the full select after the 17th remount returned
+ * STRATA_ECORRUPT. Each step: a clone of the device is mounted whole and checked; the device
+ * itself is mounted with the cut at that mount's last operation, the mark. */
+static void remount_cut_at_mark(struct rig *r, const struct st_model *m,
+                                struct strata_stream_stats *st)
+{
+    struct rig c;
+    uint64_t ops;
+    assert_int_equal(rig_adopt(&c, &r->p, strata_sim_clone(r->data), NULL), 0);
+    ops = strata_sim_mutations(c.data);
+    st_remount(&c);
+    ops = strata_sim_mutations(c.data) - ops;
+    strata_stream_stats(&c.s, st);
+    assert_int_equal(st->moved_pages, 1); /* it programmed the page again (then the mark) */
+    st_check_all(&c, m);
+    rig_free(&c);
+    strata_sim_set_tear(r->data, STRATA_SIM_TEAR_BEFORE);
+    strata_sim_cut_at_op(r->data, ops);
+    assert_int_equal(rig_mount(r), STRATA_EPOWER);
+    strata_sim_reboot(r->data);
+    strata_sim_set_tear(r->data, STRATA_SIM_TEAR_RANDOM);
+}
+
 static void test_remounts_age_every_segment(void **state)
 {
     struct rig r;
@@ -128,13 +153,12 @@ static void test_remounts_age_every_segment(void **state)
     m.durable = m.n;
     strata_stream_stats(&r.s, &st);
     assert_true(st.segments >= 3);
-    for (i = 0; i < 40 && (i == 0 || st.segments > 0); i++) {
-        st_remount(&r);
-        st_check_all(&r, &m);
-        strata_stream_stats(&r.s, &st);
-    }
+    for (i = 0; i < 40 && (i == 0 || st.segments > 0); i++)
+        remount_cut_at_mark(&r, &m, &st);
     print_message("# %u remounts, %u segments aged\n", i, st.aged);
     assert_int_equal(st.segments, 0);
+    st_remount(&r);
+    st_check_all(&r, &m);
     for (i = 0; i < 8; i++) { /* the open segment grows over the aged segments' blocks */
         fill(&r, &m, 25, 5 + i);
         st_check_all(&r, &m);
@@ -144,6 +168,77 @@ static void test_remounts_age_every_segment(void **state)
     st_remount(&r);
     st_check_all(&r, &m);
     st_finish(&r, &m);
+}
+
+/* STREAM-4: a clean reboot loop (no reading between boots) takes no space. The first remount
+ * programs the newest data page again (it may be the page a cut hit late) and marks the copy
+ * complete, and writes its fresh anchor twice; every later one finds the copy marked and the
+ * anchor vouched for, and programs and erases nothing on the data device, so no reading ages
+ * however often the node boots. Before the fix each remount of a RAM-stage store moved the page
+ * a block on (200 remounts: about 200 erases, every closed segment aged) and wrote an anchor.
+ * Each configuration (and an empty store), every reading checked every 20 remounts. */
+static void reboot_loop(enum rig_kind kind, uint32_t readings)
+{
+    struct rig r;
+    struct st_model m;
+    struct strata_stream_stats st, st0;
+    struct strata_sim_stats a, b, na, nb;
+    struct rig_params p = st_params(kind, 13);
+    uint32_t i;
+    p.data_blocks = 24;
+    st_model_init(&m);
+    st_new(&r, &p);
+    fill(&r, &m, readings, 14);
+    assert_int_equal(strata_stream_flush(&r.s), 0);
+    m.durable = m.n;
+    strata_stream_stats(&r.s, &st0);
+    assert_true(readings == 0 || st0.segments >= 2);
+    st_remount(&r); /* may program the newest page again, and its mark */
+    st_check_all(&r, &m);
+    rig_stats(&r, &a, &na, NULL, NULL);
+    for (i = 0; i < 200; i++) {
+        st_remount(&r);
+        strata_stream_stats(&r.s, &st);
+        assert_int_equal(st.moved_pages, 0);
+        assert_int_equal(st.pages_written, 0);
+        assert_int_equal(st.erases, 0);
+        assert_int_equal(st.segments, st0.segments);
+        assert_int_equal(st.aged, st0.aged);
+        if (i % 20u == 0 || i == 199u)
+            st_check_all(&r, &m);
+    }
+    rig_stats(&r, &b, &nb, NULL, NULL);
+    print_message("# kind %d: 200 remounts: %llu programs, %llu erases (data), %llu NOR programs\n",
+                  kind, (unsigned long long)(b.progs - a.progs),
+                  (unsigned long long)(b.erases - a.erases),
+                  (unsigned long long)(nb.progs - na.progs));
+    assert_int_equal(b.progs - a.progs, 0);
+    assert_int_equal(b.erases - a.erases, 0);
+    fill(&r, &m, 300, 15); /* and the store goes on */
+    assert_int_equal(strata_stream_flush(&r.s), 0);
+    m.durable = m.n;
+    st_remount(&r);
+    st_check_all(&r, &m);
+    st_finish(&r, &m);
+}
+
+static void test_reboot_loop_nand(void **state)
+{
+    (void)state;
+    reboot_loop(RIG_NAND, 1500);
+    reboot_loop(RIG_NAND, 0);
+}
+
+static void test_reboot_loop_sd_stage(void **state)
+{
+    (void)state;
+    reboot_loop(RIG_SD_STAGE, 1500);
+}
+
+static void test_reboot_loop_hybrid(void **state)
+{
+    (void)state;
+    reboot_loop(RIG_HYBRID, 1500);
 }
 
 /* Page reads of a time equality query at every 7th reading, both orders (each answer checked). */
@@ -215,6 +310,9 @@ int main(void)
         cmocka_unit_test(test_sd),
         cmocka_unit_test(test_one_block_segment),
         cmocka_unit_test(test_remounts_age_every_segment),
+        cmocka_unit_test(test_reboot_loop_nand),
+        cmocka_unit_test(test_reboot_loop_sd_stage),
+        cmocka_unit_test(test_reboot_loop_hybrid),
         cmocka_unit_test(test_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@ struct pc {
     struct rig_params p;
     int nor_primary;               /* the harness cuts the NOR (else the data device) */
     uint32_t preload, ops;
+    uint32_t remounts;             /* the workload's clean remounts (reboot loop campaigns) */
     uint64_t seed;
     struct strata_sim *other_base; /* the device the harness does not cut, after setup */
     struct strata_sim *other;
@@ -122,10 +123,13 @@ static int workload(struct strata_sim *primary, void *arg)
 {
     struct pc *c = arg;
     struct rig r;
+    uint32_t i;
     int rc;
     if ((rc = attach(c, &r, primary)) != 0)
         return rc;
     rc = rig_mount(&r);
+    for (i = 0; rc == 0 && i < c->remounts; i++)
+        rc = rig_mount(&r);
     if (rc == 0)
         rc = feed(c, &r, c->ops);
     if (rc == 0) {
@@ -134,6 +138,23 @@ static int workload(struct strata_sim *primary, void *arg)
     }
     detach(&r);
     return cut_both(c, rc);
+}
+
+/* Reboot loop campaigns: once a mount has completed, a clean remount programs and erases nothing
+ * on the data device (STREAM-4). */
+static int quiet_remount(struct rig *r)
+{
+    struct strata_sim_stats a, b;
+    int rc;
+    strata_sim_stats(r->data, &a);
+    if ((rc = rig_mount(r)) != 0)
+        return rc;
+    strata_sim_stats(r->data, &b);
+    if (b.progs == a.progs && b.erases == a.erases)
+        return 0;
+    print_message("# a clean remount after recovery: %llu programs, %llu erases\n",
+                  (unsigned long long)(b.progs - a.progs), (unsigned long long)(b.erases - a.erases));
+    return STRATA_EIO; /* the harness names the case */
 }
 
 static int recover(struct strata_sim *primary, void *arg)
@@ -147,6 +168,8 @@ static int recover(struct strata_sim *primary, void *arg)
         return rc;
     rc = rig_mount(&r);
     if (rc == 0)
+        rc = st_settle(&r, &c->m);
+    if (rc == 0 && c->remounts != 0 && (rc = quiet_remount(&r)) == 0)
         rc = st_settle(&r, &c->m);
     if (rc == 0) { /* still working: more readings, flushed, and everything checked */
         rc = feed(c, &r, 40);
@@ -165,8 +188,9 @@ static int recover(struct strata_sim *primary, void *arg)
     return cut_both(c, rc);
 }
 
-static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint32_t preload,
-                     uint32_t ops, uint32_t samples, uint32_t recovery_cuts, uint32_t blocks)
+static void campaign_remounts(const char *name, enum rig_kind kind, int nor_primary,
+                              uint32_t preload, uint32_t ops, uint32_t remounts, uint32_t samples,
+                              uint32_t recovery_cuts, uint32_t blocks)
 {
     struct strata_powercut_test t;
     struct pc c;
@@ -178,6 +202,7 @@ static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint
     c.nor_primary = nor_primary;
     c.preload = preload;
     c.ops = ops;
+    c.remounts = remounts;
     memset(&t, 0, sizeof t);
     t.seed = 9; /* STRATA_STREAM_PC_SEED chooses another (a longer run: more seeds) */
     if (getenv("STRATA_STREAM_PC_SEED") != NULL)
@@ -202,6 +227,12 @@ static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint
     strata_sim_free(c.other_base);
     st_model_free(&c.m);
     st_model_free(&c.base);
+}
+
+static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint32_t preload,
+                     uint32_t ops, uint32_t samples, uint32_t recovery_cuts, uint32_t blocks)
+{
+    campaign_remounts(name, kind, nor_primary, preload, ops, 0, samples, recovery_cuts, blocks);
 }
 
 /* Small workloads, every cut point: a page of readings and the indexing of a few more. */
@@ -229,6 +260,17 @@ static void test_exhaustive_sd(void **state)
     campaign("sd", RIG_SD, 0, 250, 200, 0, 1, 24);
 }
 
+/* STREAM-4, a reboot loop: every cut of a mount that programs the newest page again, marks it
+ * and writes its anchor twice, then of two clean remounts (which program nothing), with a cut
+ * during the recovery too; after the recovery a clean remount must program nothing. RAM stage on
+ * NAND and on an SD card. */
+static void test_exhaustive_reboot_loop(void **state)
+{
+    (void)state;
+    campaign_remounts("nand-reboot", RIG_NAND, 0, 250, 0, 2, 0, 1, 24);
+    campaign_remounts("sd-stage-reboot", RIG_SD_STAGE, 0, 250, 0, 2, 0, 1, 24);
+}
+
 /* Large workloads (segments close, the ring wraps and ages), sampled, cuts during recovery. */
 static void test_sampled_hybrid_nand(void **state)
 {
@@ -253,6 +295,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exhaustive_hybrid_nand), cmocka_unit_test(test_exhaustive_hybrid_nor),
         cmocka_unit_test(test_exhaustive_nand_only),   cmocka_unit_test(test_exhaustive_sd),
+        cmocka_unit_test(test_exhaustive_reboot_loop),
         cmocka_unit_test(test_sampled_hybrid_nand),    cmocka_unit_test(test_sampled_hybrid_nor),
         cmocka_unit_test(test_sampled_nand_only),
     };
