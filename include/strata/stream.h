@@ -67,6 +67,10 @@
  * longer reads during recovery is taken for the torn tail (readings written at the cut, not
  * acknowledged). Not covered yet: an anchor written by aging that a cut hit on the hybrid fast
  * path stays the newest until the next anchor.
+ * Reboot loops (STREAM-4, format 3): a mount that programs a page again ends with a mark page
+ * after the copy (the copy is whole), and writes its fresh anchor twice (the second vouches for
+ * the first); a later mount that finds the newest page marked and the anchor vouched for
+ * programs nothing, so clean reboots without readings take no space and age nothing.
  *
  * BAD INPUT. A timestamp below the previous one: STRATA_EINVAL (nothing stored). Key INT32_MIN
  * or a record longer than record_size: STRATA_EINVAL. A device too small for one segment:
@@ -106,7 +110,11 @@
  *            pages (about bloom_n readings' worth, to refill the Bloom section), one tree
  *            descent per side for its key range; RAM stage: every page of the open segment.
  *            After a cut during indexing (rare), the open segment's index is rebuilt. Then
- *            the lane: one header page read per node, at most STRATA_STREAM_LANE.
+ *            the lane: one header page read per node, at most STRATA_STREAM_LANE. Programs:
+ *            none on a clean remount after one that settled the store; the first clean
+ *            remount of a RAM stage after inserts (or any mount after a cut): the newest data
+ *            page again in a fresh block (an erase, aging if the ring is full), two anchor pages
+ *            in a freshly erased anchor block, one mark page.
  * Power-loss safe: every call (see THE GUARANTEE). Not thread safe.
  */
 #ifndef STRATA_STREAM_H

@@ -100,17 +100,14 @@ static int program_held(struct strata_stream *s, uint32_t count)
  * erase. No mark when the copy ends its block (the next mount moves it again, as before). */
 int rec_mark(struct strata_stream *s)
 {
-    struct stream_tag tag;
-    uint32_t at = s->pos;
+    struct stream_tag tag = {PT_MARK, 0, 0, 0};
+    uint32_t at = s->pos; /* the copy's position + 1 (program_held) */
     int rc;
-    if (!s->mark_due || s->buffered != 0 || at % s->ppb == 0 || at != s->data_pages)
+    if (!s->mark_due || at % s->ppb == 0)
         return 0;
-    s->mark_due = 0;
     memset(s->wbuf, 0, (size_t)s->usable);
-    tag.type = PT_MARK;
     tag.seq = s->seq;
     tag.aux = (uint16_t)(at - 1u);
-    tag.count = 0;
     rc = wr_prog(s, s->wbuf, &tag);
     wbuf_clear(s);
     /* its position done: the slot's progress stays a prefix (fast path) */
