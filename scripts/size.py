@@ -80,15 +80,16 @@ BUDGETS = {
                                               "tables), codeword layout, page/region I/O, bad "
                                               "blocks, +140 B for NAND-2 (device ECC: the check "
                                               "word's complement): docs/nand.md"),
-    ("stream", "cortex-m0plus", "text"): (16020, "issue 11's 12 KB not met: the measured "
+    ("stream", "cortex-m0plus", "text"): (16372, "issue 11's 12 KB not met: the measured "
                                                 "figure, no growth (hybrid, RAM-stage and FTL "
                                                 "configurations, fault handling, mount "
                                                 "rewriting what a cut may have left weak, "
                                                 "carrying a full segment's cut last page, the "
                                                 "anchor fallback; +236 B for the STREAM-1 "
                                                 "restart and the STREAM-2 anchor step back, "
-                                                "+636 B for the skip list's lane and time search); "
-                                                "docs/stream.md"),
+                                                "+636 B for the skip list's lane and time search, "
+                                                "+352 B for STREAM-4's mark page and anchor "
+                                                "renewal); docs/stream.md"),
     ("stream", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("stream", "cortex-m0plus", "stack"): (1380, "mount finishing a cut close: recovery, "
                                                  "close, next segment's open, aging, a header "
