@@ -297,20 +297,26 @@ static uint32_t campaign(const char *name, const struct ft_params *p, uint32_t w
     return read_evictions;
 }
 
-/* 8-page blocks, degree 2: a lavish block is 16 sectors, so 60 writes over 4 LBNs (reserve 5 of
- * 10 lavish blocks) run LLB allocations, switches and merges I, II and III. */
+/* 8-page blocks, degree 2, 32 sectors: a lavish block is 16 sectors, 4 LBNs (reserve 5 of 10
+ * lavish blocks), a 2-entry ILBM cache. */
+static void pages_params(struct ft_params *p, uint64_t seed)
+{
+    memset(p, 0, sizeof *p);
+    p->profile = ft_small_blocks("k9f1g08", 8);
+    p->units = 22;
+    p->sectors = 32;
+    p->degree = 2;
+    p->cache = 2;
+    p->reserve = 5;
+    p->seed = seed;
+}
+
+/* 60 writes over the 4 LBNs run LLB allocations, switches and merges I, II and III. */
 static void exhaustive_pages(void **state)
 {
     struct ft_params p;
     (void)state;
-    memset(&p, 0, sizeof p);
-    p.profile = ft_small_blocks("k9f1g08", 8);
-    p.units = 22;
-    p.sectors = 32;
-    p.degree = 2;
-    p.cache = 2;
-    p.reserve = 5;
-    p.seed = 21;
+    pages_params(&p, 21);
     (void)campaign("ftl-pages", &p, 60, 5, 3, 0, 1, STRATA_SIM_TEAR_RANDOM, 0);
 }
 
@@ -347,22 +353,15 @@ static void sampled_long(void **state)
                    (uint32_t)ts_scale(60, 20), 2, STRATA_SIM_TEAR_RANDOM, 0);
 }
 
-/* FTL-3's path: writes spread over 4 LBNs with a 2-entry ILBM cache, each followed by a read of
- * another sector, so reads miss the cache and evict dirty ILBMs: every cut point inside such a
- * read (its map-record program) is cut, and the read must return STRATA_EPOWER and leave the
- * guarantee to the recovery, with a cut during the recovery too. */
+/* FTL-3's path: writes spread over the 4 LBNs of pages_params with its 2-entry ILBM cache, each
+ * followed by a read of another sector, so reads miss the cache and evict dirty ILBMs: every cut
+ * point inside such a read (its map-record program) is cut, and the read must return
+ * STRATA_EPOWER and leave the guarantee to the recovery, with a cut during the recovery too. */
 static void exhaustive_reads(void **state)
 {
     struct ft_params p;
     (void)state;
-    memset(&p, 0, sizeof p);
-    p.profile = ft_small_blocks("k9f1g08", 8);
-    p.units = 22;
-    p.sectors = 32;
-    p.degree = 2;
-    p.cache = 2;
-    p.reserve = 5;
-    p.seed = 24;
+    pages_params(&p, 24);
     assert_true(campaign("ftl-reads", &p, 24, 6, 2, 0, 1, STRATA_SIM_TEAR_RANDOM, 1) > 0);
 }
 
