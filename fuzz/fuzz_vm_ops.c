@@ -313,6 +313,7 @@ static int vm_make(struct vo *v, const uint8_t *c, uint32_t ftl_sectors)
         v->size = k->block_size;
     }
     v->size -= v->size % k->block_size;
+    v->sectors = v->size / v->ss; /* VM-1: the check walks the rounded window, not the chosen one */
     if (k->first_sector + v->sectors > ftl_sectors)
         return -1;
     k->size = v->size;
