@@ -273,12 +273,12 @@ struct strata_kv_box {
 
 /* A scan in progress (caller-owned). Fields are private. */
 struct strata_kv_iter {
+    struct strata_kv_query q; /* (first: its byte fields stay within short load offsets) */
     uint8_t part;        /* live partitions not started yet */
     uint8_t depth, slot, end;
     uint16_t visits;     /* tree: nodes entered in this partition; newest first: next record */
     uint16_t ptr;        /* tree: pointer of the record returned last */
     uint32_t gen, returned;
-    struct strata_kv_query q;
     struct strata_kv_box box; /* tree: box of the top node */
     struct strata_kv_level {
         uint16_t node, child;

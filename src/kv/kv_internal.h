@@ -191,10 +191,10 @@ static inline int kv_prog_part(const struct strata_kv *kv, unsigned part, uint32
 
 /* A node as readers see it. */
 struct kv_node {
-    uint16_t child; /* first node of the child group, 0 for a leaf */
-    uint16_t tail;  /* internal: slot of the child pointer */
-    uint16_t w;     /* first free slot (1 .. slots) */
-    uint16_t live;  /* leaves: live record pointers */
+    unsigned child; /* first node of the child group, 0 for a leaf */
+    unsigned tail;  /* internal: slot of the child pointer */
+    unsigned w;     /* first free slot (1 .. slots) */
+    unsigned live;  /* leaves: live record pointers */
     uint16_t pivot[STRATA_KV_MAX_DIMS]; /* internal with pivots: the stored pivot values */
 };
 
@@ -216,7 +216,7 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
 /* One step down from an internal node toward values v: *node becomes the child, *b its box and
  * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
 int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
-            struct strata_kv_box *b, unsigned *depth, uint16_t *node);
+            struct strata_kv_box *b, unsigned *depth, unsigned *node);
 /* 1 if the boxes [alo, ahi] and [blo, bhi] meet in every dimension. */
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi);
@@ -258,7 +258,7 @@ struct kv_cursor {
 };
 struct kv_obj {
     uint8_t b[KV_SHORT_LEN]; /* the object's first bytes (all of a short object) */
-    uint16_t off, len;       /* position and size */
+    unsigned off, len;       /* position and size */
 };
 
 /* Read a segment header: 1 and *seq if valid, 0 if not, or an error. */

@@ -90,7 +90,7 @@ static int segment(struct strata_kv *kv, unsigned seg, uint32_t seq, struct kv_c
     while ((rc = kv_log_next(kv, &c, &o)) == 1)
         if (o.b[0] == KV_OBJ_COMMIT) {
             *commit = c;
-            commit->off = o.off;
+            commit->off = (uint16_t)o.off;
         }
     if (rc < 0)
         return rc;

@@ -22,8 +22,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
         if (v == KV_FREE || v == 0)
             continue;
         if (v & KV_CHILD) {
-            ni->tail = (uint16_t)i;
-            ni->child = (uint16_t)(v & 0x7FFFu);
+            ni->tail = i;
+            ni->child = v & 0x7FFFu;
             if (ni->child == 0 || ni->child >= kv->max_nodes)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
@@ -39,7 +39,7 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
     for (i = 1; i < S && (v = strata_get_le16(b + 2u * i)) != KV_FREE; i++)
         if (v != 0 && !(v & KV_CHILD))
             ni->live++;
-    ni->w = (uint16_t)i;
+    ni->w = i;
     return 0;
 }
 
@@ -102,7 +102,7 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
 }
 
 int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
-            struct strata_kv_box *b, unsigned *depth, uint16_t *node)
+            struct strata_kv_box *b, unsigned *depth, unsigned *node)
 {
     unsigned k;
     *node = ni->child; /* a chain node continues its parent's box */
@@ -111,7 +111,7 @@ int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t 
     if (kv_child_box(kv, b, KV_PIV(kv) ? ni->pivot : NULL, v, &k, b) != 0)
         return STRATA_ECORRUPT;
     (*depth)++;
-    *node = (uint16_t)(*node + k);
+    *node += k;
     return 0;
 }
 

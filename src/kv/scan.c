@@ -58,7 +58,7 @@ static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
     if ((rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
         return rc;
     TOP(it)->node = node;
-    TOP(it)->child = ni.child;
+    TOP(it)->child = (uint16_t)ni.child;
     TOP(it)->next = 0;
     it->slot = 1;
     it->end = (uint8_t)kv_own_end(kv, &ni, ni.child && kv_is_chain(kv, &it->box, it->depth - 1u));
@@ -152,18 +152,16 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
             it->depth = 1;
             it->visits = recent ? s.records : 0u;
             it->end = s.mono;
-            if (recent)
-                continue;
-            part = kv_live_part(kv, walk_slot(kv, it));
             kv_domain(kv, &it->box);
-            rc = enter(kv, it, part, kv_io_root(kv, part));
-        } else if (recent) {
+        }
+        part = kv_live_part(kv, walk_slot(kv, it));
+        if (recent) {
             /* newest first: the partition's records from its newest down */
             if (it->visits == 0) {
                 it->depth = 0;
                 continue;
             }
-            rc = kv_rec_read(kv, kv_live_part(kv, it->part), it->visits--, out);
+            rc = kv_rec_read(kv, part, it->visits--, out);
             if (rc != 0) { /* 1: zeroed by a restore */
                 if (rc < 0)
                     return rc;
@@ -174,8 +172,10 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
             else if (matches(kv, &it->q, out))
                 return 1;
             continue;
+        }
+        if (it->visits == 0) { /* the partition's root is not entered yet */
+            rc = enter(kv, it, part, kv_io_root(kv, part));
         } else {
-            part = kv_live_part(kv, walk_slot(kv, it));
             if (TOP(it)->next == 0 && (rc = next_own(kv, it, part, out)) != 0)
                 return rc;
             rc = next_child(kv, it, part);

@@ -14,15 +14,15 @@ struct kv_plan {
     unsigned depth;         /* index of the target in path */
     struct strata_kv_box box;      /* the target's box */
     unsigned level;         /* quadrant splits above the target */
-    uint16_t w, live;       /* the target's first free slot and live records */
+    unsigned w, live;       /* the target's first free slot and live records */
     unsigned need;          /* nodes the put allocates */
 };
 
-static void push(struct kv_plan *p, uint16_t node)
+static void push(struct kv_plan *p, unsigned node)
 {
     if (p->depth + 1u < KV_PATH)
         p->depth++;
-    p->path[p->depth] = node;
+    p->path[p->depth] = (uint16_t)node;
 }
 
 /* To the leaf whose box holds v, reading only the tails of the internal nodes on the way. */
@@ -34,7 +34,7 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
     kv_domain(kv, &p->box);
     for (steps = 0; steps <= kv->max_nodes; steps++) {
         struct kv_node ni;
-        uint16_t next;
+        unsigned next;
         int rc = kv_node_load(kv, part, p->path[p->depth], &ni, 0);
         if (rc != 0)
             return rc;
@@ -166,8 +166,8 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             p->box = child;
             p->level++;
         }
-        push(p, (uint16_t)(g + k));
-        p->w = (uint16_t)(1u + ps.cnt[k]);
+        push(p, g + k);
+        p->w = 1u + ps.cnt[k];
         /* a regular split may fill the child: split it too (its records are read again from
          * the original leaf, restricted to the child's box) */
         if (chain || !regular || ps.cnt[k] < kv->node_cap)
