@@ -49,6 +49,7 @@
 #define kv_rb_node_append bl_kv_rb_node_append
 #define kv_rb_rec_append bl_kv_rb_rec_append
 #define kv_rec_encode bl_kv_rec_encode
+#define kv_read_part bl_kv_read_part
 #define kv_rec_read bl_kv_rec_read
 #define kv_restore bl_kv_restore
 #define kv_scan_flash bl_kv_scan_flash
@@ -64,6 +65,7 @@
 #define kv_undo_unit bl_kv_undo_unit
 #define kv_unit_addr bl_kv_unit_addr
 #define kv_unit_clean bl_kv_unit_clean
+#define kv_used bl_kv_used
 #define strata_kv_commit bl_strata_kv_commit
 #define strata_kv_config_check bl_strata_kv_config_check
 #define strata_kv_count bl_strata_kv_count

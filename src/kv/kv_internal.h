@@ -159,6 +159,8 @@ int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check);
  * against its row's program time (tCPT) whether it changes or not, so a byte is programmed at
  * most once by a write and once by a zeroing between erases (docs/kv.md, "Row time"). */
 int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t n, uint8_t skip);
+/* Bytes of b[0, n) up to the last one that is not erased (0xFF). */
+uint32_t kv_used(const uint8_t *b, uint32_t n);
 /* Blank-check a unit (relative to first_unit) and erase it unless blank. */
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
 /* Flash access (device addresses; units relative to first_unit). */
@@ -176,11 +178,7 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
 /* Read (prog 0) or program [off, off+len) of a partition; ECORRUPT if out of it. */
 int kv_part_io(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
                int prog);
-static inline int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off,
-                               void *buf, uint32_t len)
-{
-    return kv_part_io(kv, part, off, buf, len, 0);
-}
+int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len);
 static inline int kv_prog_part(const struct strata_kv *kv, unsigned part, uint32_t off,
                                const void *buf, uint32_t len)
 {

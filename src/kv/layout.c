@@ -189,7 +189,7 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
 {
     uint8_t b[32];
     while (len > 0) {
-        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b, i;
+        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b;
         int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
@@ -200,9 +200,8 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
             return rc;
         if (mode == KV_SCAN_CRC)
             *crc = strata_crc32(*crc, b, (size_t)n);
-        for (i = 0; mode == KV_SCAN_BLANK && i < n; i++)
-            if (b[i] != 0xFF)
-                return 0;
+        if (mode == KV_SCAN_BLANK && kv_used(b, n) != 0)
+            return 0;
         addr += n;
         len -= n;
     }
@@ -225,6 +224,13 @@ int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t
     return rc;
 }
 
+uint32_t kv_used(const uint8_t *b, uint32_t n)
+{
+    while (n > 0 && b[n - 1u] == 0xFF)
+        n--;
+    return n;
+}
+
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit)
 {
     int rc = kv_scan_flash(kv, kv_unit_addr(kv, unit), kv->unit_size, KV_SCAN_BLANK, NULL);
@@ -240,6 +246,11 @@ int kv_part_io(const struct strata_kv *kv, unsigned part, uint32_t off, void *bu
     if (off > kv->part_size || len > kv->part_size - off)
         return STRATA_ECORRUPT;
     return prog ? kv_fprog(kv, addr, buf, len) : kv_fread(kv, addr, buf, len);
+}
+
+int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
+{
+    return kv_part_io(kv, part, off, buf, len, 0);
 }
 
 /* The one place the store reaches the flash contract (its out-of-line checked wrappers). */

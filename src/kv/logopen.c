@@ -47,7 +47,7 @@ static int never_held_a_store(const struct strata_kv *kv)
 static int head_tail(struct strata_kv *kv, const struct kv_cursor *c)
 {
     uint8_t *b = kv->buf;
-    uint32_t from = c->off, n = (uint32_t)kv->unit_size - from, last = 0, i;
+    uint32_t from = c->off, n = (uint32_t)kv->unit_size - from, last, i;
     int rc;
     kv->log_off = c->off;
     kv->torn_end = 0;
@@ -55,12 +55,7 @@ static int head_tail(struct strata_kv *kv, const struct kv_cursor *c)
         return 0;
     if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + from, b, n)) != 0)
         return rc;
-    for (i = n; i > 0; i--)
-        if (b[i - 1] != 0xFF) {
-            last = i;
-            break;
-        }
-    if (last == 0)
+    if ((last = kv_used(b, n)) == 0)
         return 0;
     if (last > kv_log_window(kv))
         return STRATA_ECORRUPT;

@@ -27,8 +27,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
             if (ni->child == 0 || ni->child >= kv->max_nodes)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
-            for (j = KV_PIV(kv); j > 0 && i >= t + KV_PIV(kv); j--)
-                ni->pivot[j - 1u] = (uint16_t)strata_get_le16(b + 2u * (i - 1u - KV_PIV(kv) + j));
+            for (j = i; i >= t + KV_PIV(kv) && j > i - KV_PIV(kv); j--)
+                ni->pivot[KV_PIV(kv) - 1u - (i - j)] = (uint16_t)strata_get_le16(b + 2u * (j - 1u));
         }
         break;
     }

@@ -81,7 +81,9 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
         r.payload = NULL;
         if ((rc = kv_rec_read(kv, part, ptr, &r)) != 0)
             return rc < 0 ? rc : STRATA_ECORRUPT;
-        if (!kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
+        /* (a leaf's own records all lie in its box; a regular split's pass reads the original
+         * leaf again for each child it fills) */
+        if (KV_REGULAR(kv) && !kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
             continue;
         for (j = 0; j < KV_DIMS(kv); j++)
             ps->sum[j] += r.v[j];

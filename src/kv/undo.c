@@ -23,15 +23,6 @@ static uint32_t entry_crc(const uint8_t *e)
                         KV_UNDO_CRC - KV_UNDO_UNIT);
 }
 
-/* Bytes of the image up to its last programmed one. */
-static uint32_t used(const struct strata_kv *kv, const uint8_t *img)
-{
-    uint32_t n = kv->unit_size;
-    while (n > 0 && img[n - 1u] == 0xFF)
-        n--;
-    return n;
-}
-
 /* Program the image into `unit` (relative to first_unit), skipping its erased bytes (each stays
  * free for one write and one zeroing, all the MSP430's row time allows), and close the entry at
  * `entry`. */
@@ -52,14 +43,12 @@ static int write_back(struct strata_kv *kv, uint32_t unit, uint8_t *img, uint32_
 static int entries(struct strata_kv *kv, uint32_t *at)
 {
     uint8_t e[KV_UNDO_LEN], *img = kv->buf;
-    uint32_t a, first = kv_part_unit(kv, 0), unit, i, ff;
+    uint32_t a, first = kv_part_unit(kv, 0), unit;
     int rc;
     for (a = 0; a + KV_UNDO_LEN <= kv->unit_size; a += KV_UNDO_LEN) {
         if ((rc = kv_fread(kv, hdr_addr(kv) + a, e, KV_UNDO_LEN)) != 0)
             return rc;
-        for (i = 0, ff = 0xFF; i < KV_UNDO_LEN; i++)
-            ff &= e[i];
-        if (ff == 0xFF) {
+        if (kv_used(e, KV_UNDO_LEN) == 0) {
             if (at)
                 *at = a;
             return 0;
@@ -98,7 +87,7 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
     uint8_t e[KV_UNDO_LEN];
     int rc;
     if ((rc = kv_unit_clean(kv, data_unit(kv))) != 0 ||
-        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, used(kv, img))) != 0 ||
+        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, kv_used(img, kv->unit_size))) != 0 ||
         (rc = entries(kv, &at)) != 0)
         return rc;
     e[KV_UNDO_TAG] = 'U';
