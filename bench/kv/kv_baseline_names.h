@@ -28,6 +28,7 @@
 #define kv_log_append bl_kv_log_append
 #define kv_log_bytes bl_kv_log_bytes
 #define kv_log_header bl_kv_log_header
+#define kv_log_mark bl_kv_log_mark
 #define kv_log_next bl_kv_log_next
 #define kv_log_open bl_kv_log_open
 #define kv_log_recycle bl_kv_log_recycle

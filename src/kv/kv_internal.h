@@ -267,6 +267,8 @@ int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq);
 int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
 /* The next object from the last commit to the end of the log: 1, 0 at the end, or an error. */
 int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
+/* The next write mark from the last commit on: 1, 0 at the end, or an error. */
+int kv_log_mark(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
 /* Log segments from the last commit's to the head (0: the same). */
 uint32_t kv_log_span(const struct strata_kv *kv);
 /* A cursor on the first object after the last commit. */

@@ -103,6 +103,14 @@ int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
     }
 }
 
+int kv_log_mark(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
+{
+    int rc;
+    while ((rc = kv_log_walk(kv, c, o)) == 1 && o->b[0] != KV_OBJ_MARK)
+        ;
+    return rc;
+}
+
 uint32_t kv_log_span(const struct strata_kv *kv)
 {
     uint32_t L = kv->log_units;

@@ -78,10 +78,8 @@ static int undo_marks(struct strata_kv *kv, unsigned part)
     struct kv_obj o;
     int rc;
     kv_log_after(kv, &c);
-    while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
+    while ((rc = kv_log_mark(kv, &c, &o)) == 1) {
         uint32_t node = kv_mark_node(o.b);
-        if (o.b[0] != KV_OBJ_MARK)
-            continue;
         kv->restored.marks++;
         if ((rc = undo_node(kv, part, node, kv_mark_slot(o.b))) != 0)
             return rc;

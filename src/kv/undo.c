@@ -122,14 +122,16 @@ int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo
     int changed, rc;
     if ((rc = kv_read_part(kv, part, base, img, kv->unit_size)) != 0)
         return rc;
-    changed = drop(kv, img, base, lo, hi);
-    /* and what every mark says was written after the checkpoint, so that one rebuild serves all
-     * the unit's marked nodes (restore.c checked the marks) */
+    /* [lo, hi), then what every mark says was written after the checkpoint, so that one
+     * rebuild serves all the unit's marked nodes (restore.c checked the marks) */
     kv_log_after(kv, &c);
-    while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
-        uint32_t off = kv_node_off(kv, kv_mark_node(o.b));
-        if (o.b[0] == KV_OBJ_MARK)
-            changed |= drop(kv, img, base, off + 2u * kv_mark_slot(o.b), off + kv->node_size);
+    for (changed = 0;;) {
+        changed |= drop(kv, img, base, lo, hi);
+        if ((rc = kv_log_mark(kv, &c, &o)) != 1)
+            break;
+        lo = kv_node_off(kv, kv_mark_node(o.b));
+        hi = lo + kv->node_size;
+        lo += 2u * kv_mark_slot(o.b);
     }
     if (rc < 0)
         return rc;
