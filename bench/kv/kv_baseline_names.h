@@ -40,7 +40,6 @@
 #define kv_log_window bl_kv_log_window
 #define kv_meets bl_kv_meets
 #define kv_node_load bl_kv_node_load
-#define kv_own_end bl_kv_own_end
 #define kv_part_clean bl_kv_part_clean
 #define kv_part_io bl_kv_part_io
 #define kv_part_unit bl_kv_part_unit
@@ -55,16 +54,16 @@
 #define kv_restore bl_kv_restore
 #define kv_scan_flash bl_kv_scan_flash
 #define kv_signature bl_kv_signature
-#define kv_step bl_kv_step
 #define kv_summary bl_kv_summary
 #define kv_summary_add bl_kv_summary_add
 #define kv_summary_codec bl_kv_summary_codec
 #define kv_summary_reset bl_kv_summary_reset
 #define kv_switch bl_kv_switch
 #define kv_tree_put bl_kv_tree_put
-#define kv_undo_pending bl_kv_undo_pending
+#define kv_undo_entries bl_kv_undo_entries
 #define kv_undo_unit bl_kv_undo_unit
 #define kv_unit_addr bl_kv_unit_addr
+#define kv_unit_blank bl_kv_unit_blank
 #define kv_unit_clean bl_kv_unit_clean
 #define kv_used bl_kv_used
 #define strata_kv_commit bl_strata_kv_commit

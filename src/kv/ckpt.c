@@ -12,7 +12,7 @@
 static const uint8_t state_fields[] = {F(seq, 4),           F(expired, 4),
                                        F(nodes, 2),         F(garbage_nodes, 2),
                                        F(garbage_records, 2), F(first, 1),
-                                       F(live, 1),          F(nrec, 2 | KV_ARR_PARTS)};
+                                       F(live, 1),          F(nrec, 2 | KV_ARR_PARTS), 0, 0};
 #undef F
 
 /* The state and the registered regions <-> the context's bytes after the signature. Decoding
@@ -26,7 +26,7 @@ static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
     uint8_t *p = ctx + KV_CTX_SUMMARY;
     unsigned i;
     p += kv_summary_codec(kv, p, &st->cur, decode);
-    kv_codec(p, st, state_fields, sizeof state_fields, kv->partitions, decode);
+    kv_codec(p, st, state_fields, kv->partitions | (unsigned)decode << 16);
     if (decode && (st->first >= kv->partitions || st->live == 0 || st->live >= kv->partitions))
         return STRATA_ECORRUPT;
     p = ctx + KV_CTX_FIXED + 2u * kv->partitions + 4u * kv->dims;
@@ -39,23 +39,22 @@ static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
 int kv_ckpt_write(struct strata_kv *kv)
 {
     uint8_t *b = kv->buf, *ctx = b + KV_COMMIT_CTX, seal[KV_SHORT_LEN];
-    uint32_t len = kv->ctx_len, seq = kv->st.seq + 1u;
+    uint32_t len = kv->ctx_len;
     int rc;
-    /* the commit object, built in the buffer and written in one program */
+    /* the commit object, built in the buffer and written in one program (if that fails, the
+     * caller mounts again: the context, this count included, is stale then) */
     b[0] = KV_OBJ_COMMIT;
     strata_put_le16(b + KV_COMMIT_CTXLEN, len);
     strata_put_le32(ctx + KV_CTX_SIG, kv_signature(kv));
-    kv->st.seq = seq;
+    kv->st.seq++;
     (void)ctx_codec(kv, ctx, 0);
-    kv->st.seq = seq - 1u;
     if ((rc = kv_log_reserve(kv, KV_COMMIT_EXTRA + len + KV_SHORT_LEN, 0)) != 0 ||
         (rc = kv_log_append(kv, b, KV_COMMIT_EXTRA + len, 0)) != 0)
         return rc;
     /* durable now: a restore from here on comes back to this commit */
-    kv->st.seq = seq;
     kv->log_win = kv->log_head;
     kv->ck_off = kv->log_off;
-    kv_short_set(seal, KV_OBJ_SEAL, seq, 0);
+    kv_short_set(seal, KV_OBJ_SEAL, kv->st.seq, 0);
     return kv_log_append(kv, seal, KV_SHORT_LEN, 0);
 }
 

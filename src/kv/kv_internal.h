@@ -141,13 +141,14 @@ int kv_format(struct strata_kv *kv);
 
 /* Check the config; with kv, also fill kv's geometry. */
 enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_config *cfg);
-/* Copy fields between a struct at `base` and little-endian bytes at b. desc holds n bytes of
- * (offset, width) pairs; width | KV_ARR_PARTS repeats the field for each partition,
- * width | KV_ARR_DIMS for each dimension (counts: partitions | dims << 8). */
+/* Copy fields between a struct at `base` and little-endian bytes at b (to the bytes; with
+ * KV_DECODE in `how`, from them). desc holds (offset, width) pairs up to a width of 0; width |
+ * KV_ARR_PARTS repeats the field for each partition, width | KV_ARR_DIMS for each dimension
+ * (how: partitions | dims << 8). */
 #define KV_ARR_PARTS 0x80u
 #define KV_ARR_DIMS 0x40u
-void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned counts,
-              int decode);
+#define KV_DECODE 0x10000u
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned how);
 /* Signature of the format-relevant configuration (stored in every context). */
 uint32_t kv_signature(const struct strata_kv *kv);
 /* The CRC of b[0, n) (seeded), stored after them, or with `check` compared with what is stored
@@ -161,6 +162,8 @@ int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check);
 int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t n, uint8_t skip);
 /* Bytes of b[0, n) up to the last one that is not erased (0xFF). */
 uint32_t kv_used(const uint8_t *b, uint32_t n);
+/* 1 if unit (relative to first_unit) is erased from byte `from` on, else 0, or an error. */
+int kv_unit_blank(const struct strata_kv *kv, uint32_t unit, uint32_t from);
 /* Blank-check a unit (relative to first_unit) and erase it unless blank. */
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
 /* Flash access (device addresses; units relative to first_unit). */
@@ -202,8 +205,6 @@ struct kv_node {
  * w / live are set. Uses the caller's buffer. */
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole);
-/* Slots [1, end) of a node that hold its own records. */
-unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain);
 /* 1 if a split of a node with this box at this depth is a chain split. */
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth);
 /* Box of child k of box b; pivot is the stored pivot values (NULL: middle split). With values
@@ -211,10 +212,6 @@ int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsig
  * value), ECORRUPT if the pivot does not fit the box. (out may be b.) */
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                  const int16_t *v, unsigned *k, struct strata_kv_box *out);
-/* One step down from an internal node toward values v: *node becomes the child, *b its box and
- * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
-int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
-            struct strata_kv_box *b, unsigned *depth, unsigned *node);
 /* 1 if the boxes [alo, ahi] and [blo, bhi] meet in every dimension. */
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi);
@@ -311,8 +308,9 @@ int kv_after_commit(struct strata_kv *kv);
 /* ---- restore.c / undo.c ------------------------------------------------------------------------ */
 
 int kv_restore(struct strata_kv *kv);
-/* Finish a write-back the save area records as pending. */
-int kv_undo_pending(struct strata_kv *kv);
+/* Walk the save area's entries up to the first erased one. With `at` NULL, finish every
+ * write-back they record as pending; else set *at to where the next entry goes. */
+int kv_undo_entries(struct strata_kv *kv, uint32_t *at);
 /* Rewrite partition unit `unit` (relative to the partition) through the save area, with the
  * bytes of [lo, hi) (partition offsets) and those written after every node mark erased. */
 int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi);

@@ -17,12 +17,6 @@
  */
 #include "kv_internal.h"
 
-static int unit_blank(const struct strata_kv *kv, unsigned unit, uint32_t from)
-{
-    return kv_scan_flash(kv, kv_unit_addr(kv, unit) + from, kv->unit_size - from, KV_SCAN_BLANK,
-                         NULL);
-}
-
 /* No valid segment header anywhere: EUNFORMATTED or ECORRUPT. */
 static int never_held_a_store(const struct strata_kv *kv)
 {
@@ -31,11 +25,9 @@ static int never_held_a_store(const struct strata_kv *kv)
     struct kv_obj o;
     unsigned u;
     int rc;
-    for (u = 1; u < kv->log_units; u++)
-        if ((rc = unit_blank(kv, u, 0)) != 1)
+    for (u = 0; u < kv->log_units; u++)
+        if ((rc = kv_unit_blank(kv, u, u ? 0u : first_commit_end)) != 1)
             return rc < 0 ? rc : STRATA_ECORRUPT;
-    if ((rc = unit_blank(kv, 0, first_commit_end)) != 1)
-        return rc < 0 ? rc : STRATA_ECORRUPT;
     /* a header not yet written, or a whole first commit before a torn one */
     if ((rc = kv_scan_flash(kv, kv_unit_addr(kv, 0), KV_SEG_HDR, KV_SCAN_BLANK, NULL)) == 0 &&
         (rc = kv_log_next(kv, &c, &o)) == 1)
@@ -91,7 +83,7 @@ static int segment(struct strata_kv *kv, unsigned seg, uint32_t seq, struct kv_c
         return rc;
     if (seg == kv->log_head)
         return head_tail(kv, &c);
-    rc = unit_blank(kv, seg, c.off);
+    rc = kv_unit_blank(kv, seg, c.off);
     return rc < 0 ? rc : rc ? 0 : STRATA_ECORRUPT;
 }
 

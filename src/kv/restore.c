@@ -147,7 +147,7 @@ int kv_restore(struct strata_kv *kv)
     unsigned part = kv_cur(kv);
     int rc;
     memset(&kv->restored, 0, sizeof kv->restored);
-    if ((rc = kv_undo_pending(kv)) != 0 || (rc = undo_marks(kv, part)) != 0 ||
+    if ((rc = kv_undo_entries(kv, NULL)) != 0 || (rc = undo_marks(kv, part)) != 0 ||
         (rc = undo_areas(kv, part)) != 0)
         return rc;
     /* step 4: zero the torn tail; appending goes on after it */

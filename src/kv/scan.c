@@ -47,6 +47,19 @@ static int next_partition(struct strata_kv *kv, struct strata_kv_iter *it,
     return 0;
 }
 
+/* Slots [1, end) of a node that hold its own records. */
+static unsigned own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain)
+{
+    (void)kv;
+    if (ni->child == 0)
+        return ni->w;
+    /* records end where the tail begins; after a regular (migrating) split the node's own
+     * pointers are stale, unless it was a chain split */
+    if (chain)
+        return ni->tail;
+    return KV_REGULAR(kv) ? 1u : ni->tail - KV_PIV(kv);
+}
+
 /* Make `node` the top of the stack (its box is it->box): count the visit, find where its
  * record slots end. */
 static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part, uint16_t node)
@@ -61,7 +74,7 @@ static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
     TOP(it)->child = (uint16_t)ni.child;
     TOP(it)->next = 0;
     it->slot = 1;
-    it->end = (uint8_t)kv_own_end(kv, &ni, ni.child && kv_is_chain(kv, &it->box, it->depth - 1u));
+    it->end = (uint8_t)own_end(kv, &ni, ni.child && kv_is_chain(kv, &it->box, it->depth - 1u));
     return 0;
 }
 
@@ -107,7 +120,6 @@ static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned 
     if (top->child != 0) {
         if (kv_is_chain(kv, &it->box, it->depth - 1u))
             return enter(kv, it, part, top->child); /* same box: replace the top */
-        ni.pivot[0] = 0;
         if (KV_PIV(kv) && (rc = kv_node_load(kv, part, top->node, &ni, 0)) != 0)
             return rc;
         for (k = top->next; k < kv->group; k++) {
@@ -188,13 +200,10 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
 int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
                         const struct strata_kv_query *q)
 {
-    unsigned j;
+    /* (an inverted box is one that does not meet itself) */
     if (kv == NULL || it == NULL || q == NULL || !(kv->flags & KV_F_OPEN) ||
-        (q->has_time && q->t_lo > q->t_hi))
+        (q->has_time && q->t_lo > q->t_hi) || !kv_meets(kv, q->lo, q->hi, q->lo, q->hi))
         return STRATA_EINVAL;
-    for (j = 0; j < KV_DIMS(kv); j++)
-        if (q->lo[j] > q->hi[j])
-            return STRATA_EINVAL;
     memset(it, 0, sizeof *it);
     it->q = *q;
     it->gen = kv->gen;

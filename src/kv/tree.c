@@ -25,6 +25,22 @@ static void push(struct kv_plan *p, unsigned node)
     p->path[p->depth] = (uint16_t)node;
 }
 
+/* One step down from an internal node toward values v: *node becomes the child, *b its box and
+ * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
+static int step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
+                struct strata_kv_box *b, unsigned *depth, unsigned *node)
+{
+    unsigned k;
+    *node = ni->child; /* a chain node continues its parent's box */
+    if (kv_is_chain(kv, b, *depth))
+        return 0;
+    if (kv_child_box(kv, b, KV_PIV(kv) ? ni->pivot : NULL, v, &k, b) != 0)
+        return STRATA_ECORRUPT;
+    (*depth)++;
+    *node += k;
+    return 0;
+}
+
 /* To the leaf whose box holds v, reading only the tails of the internal nodes on the way. */
 static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct kv_plan *p)
 {
@@ -43,7 +59,7 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
             p->live = ni.live;
             return 0;
         }
-        if ((rc = kv_step(kv, &ni, v, &p->box, &p->level, &next)) != 0)
+        if ((rc = step(kv, &ni, v, &p->box, &p->level, &next)) != 0)
             return rc;
         push(p, next);
     }
@@ -110,8 +126,9 @@ static void make_pivot(const struct strata_kv *kv, const struct strata_kv_box *b
 {
     unsigned j;
     (void)kv;
-    for (j = 0; j < KV_DIMS(kv); j++) {
-        int32_t lo = b->lo[j], hi = b->hi[j], q = (hi - lo) / 4, p = lo + (hi - lo) / 2;
+    for (j = 0; j < KV_DIMS(kv); j++) { /* (hi >= lo: the quarter and half as unsigned) */
+        int32_t lo = b->lo[j], hi = b->hi[j], q = (int32_t)((uint32_t)(hi - lo) >> 2),
+                p = lo + (int32_t)((uint32_t)(hi - lo) >> 1);
         if (ps->n)
             p = (int32_t)(((uint32_t)(ps->sum[j] + 32768 * (int32_t)ps->n)) / ps->n) - 32768;
         if (p < lo + q)
@@ -146,8 +163,9 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             pivot = tail;
             n = KV_DIMS(kv);
         }
-        p->need += chain ? 1u : kv->group;
-        if (!dry && (rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
+        if (dry)
+            p->need += chain ? 1u : kv->group;
+        else if ((rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
         if (!chain) {
             if (kv_child_box(kv, &p->box, pivot, v, &k, &child) != 0)

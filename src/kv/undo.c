@@ -40,7 +40,7 @@ static int write_back(struct strata_kv *kv, uint32_t unit, uint8_t *img, uint32_
 /* Walk the HDR entries up to the first erased one. With `at` NULL, complete every pending one
  * (done byte still 0xFF); else set *at to where the next entry goes, erasing HDR when it is full
  * or holds a torn entry (no entry is pending then: restores complete them first). */
-static int entries(struct strata_kv *kv, uint32_t *at)
+int kv_undo_entries(struct strata_kv *kv, uint32_t *at)
 {
     uint8_t e[KV_UNDO_LEN], *img = kv->buf;
     uint32_t a, first = kv_part_unit(kv, 0), unit;
@@ -76,19 +76,15 @@ static int entries(struct strata_kv *kv, uint32_t *at)
     return kv_ferase(kv, kv->cfg->first_unit + kv->log_units + 1u);
 }
 
-int kv_undo_pending(struct strata_kv *kv)
-{
-    return entries(kv, NULL);
-}
-
 static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
 {
     uint32_t at;
     uint8_t e[KV_UNDO_LEN];
     int rc;
     if ((rc = kv_unit_clean(kv, data_unit(kv))) != 0 ||
-        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, kv_used(img, kv->unit_size))) != 0 ||
-        (rc = entries(kv, &at)) != 0)
+        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img,
+                       kv_used(img, kv->unit_size))) != 0 ||
+        (rc = kv_undo_entries(kv, &at)) != 0)
         return rc;
     e[KV_UNDO_TAG] = 'U';
     e[KV_UNDO_DONE] = 0xFF;
