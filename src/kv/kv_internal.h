@@ -309,7 +309,8 @@ int kv_after_commit(struct strata_kv *kv);
 
 int kv_restore(struct strata_kv *kv);
 /* Walk the save area's entries up to the first erased one. With `at` NULL, finish every
- * write-back they record as pending; else set *at to where the next entry goes. */
+ * write-back they record as pending; else set *at to where the next entry goes (device
+ * address). */
 int kv_undo_entries(struct strata_kv *kv, uint32_t *at);
 /* Rewrite partition unit `unit` (relative to the partition) through the save area, with the
  * bytes of [lo, hi) (partition offsets) and those written after every node mark erased. */

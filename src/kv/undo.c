@@ -11,11 +11,6 @@ static uint32_t data_unit(const struct strata_kv *kv)
     return kv->log_units;
 }
 
-static uint32_t hdr_addr(const struct strata_kv *kv)
-{
-    return kv_unit_addr(kv, kv->log_units + 1u);
-}
-
 /* CRC of an entry's bytes but its done byte (programmed later) and its CRC. */
 static uint32_t entry_crc(const uint8_t *e)
 {
@@ -38,15 +33,17 @@ static int write_back(struct strata_kv *kv, uint32_t unit, uint8_t *img, uint32_
 }
 
 /* Walk the HDR entries up to the first erased one. With `at` NULL, complete every pending one
- * (done byte still 0xFF); else set *at to where the next entry goes, erasing HDR when it is full
- * or holds a torn entry (no entry is pending then: restores complete them first). */
+ * (done byte still 0xFF); else set *at to where the next entry goes (a device address), erasing
+ * HDR when it is full or holds a torn entry (no entry is pending then: restores complete them
+ * first). */
 int kv_undo_entries(struct strata_kv *kv, uint32_t *at)
 {
     uint8_t e[KV_UNDO_LEN], *img = kv->buf;
     uint32_t a, first = kv_part_unit(kv, 0), unit;
+    uint32_t hdr = kv_unit_addr(kv, kv->log_units + 1u); /* the HDR unit */
     int rc;
-    for (a = 0; a + KV_UNDO_LEN <= kv->unit_size; a += KV_UNDO_LEN) {
-        if ((rc = kv_fread(kv, hdr_addr(kv) + a, e, KV_UNDO_LEN)) != 0)
+    for (a = hdr; a + KV_UNDO_LEN <= hdr + kv->unit_size; a += KV_UNDO_LEN) {
+        if ((rc = kv_fread(kv, a, e, KV_UNDO_LEN)) != 0)
             return rc;
         if (kv_used(e, KV_UNDO_LEN) == 0) {
             if (at)
@@ -67,12 +64,12 @@ int kv_undo_entries(struct strata_kv *kv, uint32_t *at)
             return rc;
         if (strata_crc32(0, img, kv->unit_size) != strata_get_le32(e + KV_UNDO_IMAGE))
             return STRATA_ECORRUPT;
-        if ((rc = write_back(kv, unit, img, hdr_addr(kv) + a)) != 0)
+        if ((rc = write_back(kv, unit, img, a)) != 0)
             return rc;
     }
     if (at == NULL)
         return 0;
-    *at = 0;
+    *at = hdr;
     return kv_ferase(kv, kv->cfg->first_unit + kv->log_units + 1u);
 }
 
@@ -91,9 +88,9 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
     strata_put_le16(e + KV_UNDO_UNIT, unit);
     strata_put_le32(e + KV_UNDO_IMAGE, strata_crc32(0, img, kv->unit_size));
     strata_put_le32(e + KV_UNDO_CRC, entry_crc(e));
-    if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, KV_UNDO_LEN)) != 0)
+    if ((rc = kv_fprog(kv, at, e, KV_UNDO_LEN)) != 0)
         return rc;
-    return write_back(kv, unit, img, hdr_addr(kv) + at);
+    return write_back(kv, unit, img, at);
 }
 
 /* Erase [lo, hi) (partition offsets) in the image of the unit at `base`; 1 if that changed it. */
