@@ -74,7 +74,7 @@
  * erase_size and >= node_size: scratch for every call); sizeof(struct strata_kv_iter) = 272 B
  * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 668 B, count
  * 612 B, put 524 B, mount 492 B, scan_next 308 B, format 284 B, commit 260 B, stat 196 B. No
- * heap, no globals; several stores may coexist. Code: 9,612 B of text on Cortex-M0+ (9,008 B
+ * heap, no globals; several stores may coexist. Code: 9,614 B of text on Cortex-M0+ (9,010 B
  * built with STRATA_KV_MINIMAL: no pivot split, d = 2 only, no payload; docs/kv.md).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash (use

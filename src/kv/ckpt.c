@@ -15,10 +15,11 @@ static const uint8_t state_fields[] = {F(seq, 4),           F(expired, 4),
                                        F(live, 1),          F(nrec, 2 | KV_ARR_PARTS), 0, 0};
 #undef F
 
-/* The state and the registered regions <-> the context's bytes after the signature. Decoding
- * refuses a CRC-valid state with values that would index past the tables (damage too; other
- * impossible values only make reads fail their bounds checks) before it touches the regions. */
-static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
+/* The state and the registered regions <-> the context's bytes after the signature (decode: 0
+ * or KV_DECODE). Decoding refuses a CRC-valid state with values that would index past the tables
+ * (damage too; other impossible values only make reads fail their bounds checks) before it
+ * touches the regions. */
+static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, unsigned decode)
 {
     const struct strata_kv_config *cfg = kv->cfg;
     const struct strata_kv_region *r = cfg->regions;
@@ -26,7 +27,7 @@ static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
     uint8_t *p = ctx + KV_CTX_SUMMARY;
     unsigned i;
     p += kv_summary_codec(kv, p, &st->cur, decode);
-    kv_codec(p, st, state_fields, kv->partitions | (unsigned)decode << 16);
+    kv_codec(p, st, state_fields, kv->partitions | decode);
     if (decode && (st->first >= kv->partitions || st->live == 0 || st->live >= kv->partitions))
         return STRATA_ECORRUPT;
     p = ctx + KV_CTX_FIXED + 2u * kv->partitions + 4u * kv->dims;
@@ -72,7 +73,7 @@ int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
         return STRATA_EINVAL; /* formatted with another configuration */
     kv->log_win = c->seg;
     kv->ck_off = (uint16_t)(c->off + KV_COMMIT_EXTRA + kv->ctx_len);
-    if ((rc = ctx_codec(kv, b + KV_COMMIT_CTX, 1)) == 0) {
+    if ((rc = ctx_codec(kv, b + KV_COMMIT_CTX, KV_DECODE)) == 0) {
         kv->ck_nodes = kv->st.nodes;
         kv->ck_records = kv->st.cur.records;
     }

@@ -144,10 +144,10 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
 /* Copy fields between a struct at `base` and little-endian bytes at b (to the bytes; with
  * KV_DECODE in `how`, from them). desc holds (offset, width) pairs up to a width of 0; width |
  * KV_ARR_PARTS repeats the field for each partition, width | KV_ARR_DIMS for each dimension
- * (how: partitions | dims << 8). */
+ * (how: partitions | dims << 8, within 16 bits for 16-bit-int targets). */
 #define KV_ARR_PARTS 0x80u
 #define KV_ARR_DIMS 0x40u
-#define KV_DECODE 0x10000u
+#define KV_DECODE 0x8000u
 void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned how);
 /* Signature of the format-relevant configuration (stored in every context). */
 uint32_t kv_signature(const struct strata_kv *kv);
@@ -236,9 +236,10 @@ int kv_switch(struct strata_kv *kv);
 int kv_part_clean(const struct strata_kv *kv, unsigned part);
 /* Summary of the partition in live slot i; ECORRUPT if damaged. */
 int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary *s);
-/* Summary fields <-> their bytes (docs/format-kv.md; no CRC); returns the byte count. */
+/* Summary fields <-> their bytes (docs/format-kv.md; no CRC; decode: 0 or KV_DECODE); returns
+ * the byte count. */
 unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
-                          int decode);
+                          unsigned decode);
 /* Fold a new record into the current partition's summary. */
 void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r);
 /* Empty summary for a fresh current partition. */

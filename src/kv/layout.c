@@ -128,7 +128,7 @@ void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned how)
     for (; (w = desc[1] & 0x3Fu) != 0; desc += 2) {
         uint8_t *f = (uint8_t *)base + desc[0];
         reps = desc[1] & KV_ARR_PARTS ? how & 0xFFu
-               : desc[1] & KV_ARR_DIMS ? how >> 8 & 0xFFu
+               : desc[1] & KV_ARR_DIMS ? how >> 8 & 0x7Fu
                                        : 1u;
         for (; reps > 0; reps--, f += w) {
             /* fields are 1, 2 or 4 bytes wide and naturally aligned in their struct */
