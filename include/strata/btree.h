@@ -43,11 +43,15 @@
  * (it reads well, then fails after a few reads) is handled as the guarantee allows: the last
  * commit's page is rewritten by every mount (its copy carries a BARRIER that voids it), and if
  * it decodes during the scan but not on a later read of the same mount, its commit (the one in
- * flight at the cut) is taken as torn. A page that does not decode anywhere else in the
- * committed window is damage: STRATA_ECORRUPT. Pages the layer flags weak are relocated at the
- * next write-back; a block whose program failed is retired once garbage collection has moved its
- * pages (a reboot before that forgets it: the block is erased and used again, and retired by the
- * layer if its erase fails).
+ * flight at the cut) is taken as torn. A mount gives back the space it takes (the rest of the
+ * newest block and that rewrite) as an operation does, by garbage collection and, when the
+ * recovery scan's window is full, a reduction: a node that reboots any number of times, with or
+ * without cuts during recovery, can still mount (a region so full that an operation's
+ * preparation fails with STRATA_ENOSPC gets the rewrite alone while the erased run has a page).
+ * A page that does not decode anywhere else in the committed window is damage: STRATA_ECORRUPT.
+ * Pages the layer flags weak are relocated at the next write-back; a block whose program failed
+ * is retired once garbage collection has moved its pages (a reboot before that forgets it: the
+ * block is erased and used again, and retired by the layer if its erase fails).
  *
  * RAM: sizeof(struct strata_btree) (see docs/btree.md) plus the caller's buffers: M pages, the
  * bitmap (VMTREE and OW: one bit per page of the region; INPLACE on a device: two bits per node;
@@ -84,7 +88,7 @@ extern "C" {
 /* Every variant is in the default build. A user who needs one builds the module with one of
  * STRATA_BTREE_ONLY_INPLACE, STRATA_BTREE_ONLY_VMTREE, STRATA_BTREE_ONLY_OW defined (CMake:
  * -DSTRATA_BTREE_OPTIONS=...): the others' code is left out (text on Cortex-M0+, make size:
- * 8.9 / 12.5 / 9.9 KB against 17.2 KB for all three) and format/mount refuse them with
+ * 8.9 / 12.5 / 9.9 KB against 17.3 KB for all three) and format/mount refuse them with
  * STRATA_EINVAL. */
 enum strata_btree_variant {
     STRATA_BTREE_INPLACE = 0,
@@ -223,7 +227,9 @@ int strata_btree_format(struct strata_btree *bt, const struct strata_btree_confi
  * interior node (the walk). Writes only to finish an interrupted commit (INPLACE: one page per
  * node the cut commit wrote; VMTREE: one barrier page); on raw NAND also the rewrite of the last
  * commit's page (one or two writes; the whole mount again, up to 3 times, when that page turns
- * out torn). Power-safe. */
+ * out torn), and what an operation's preparation does to keep the erased run (at most about one
+ * segment collected per mount in steady state: its live pages moved and one erase; a reduction
+ * when the scan window is full). Power-safe. */
 int strata_btree_mount(struct strata_btree *bt, const struct strata_btree_config *cfg);
 
 /* Insert (or, without DUPLICATES, replace) an entry. Without a write buffer: a descent (h - 1

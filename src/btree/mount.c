@@ -564,15 +564,21 @@ static int vm_scan(struct strata_btree *bt)
  * again (a move, as garbage collection does: the mapping table keeps the address its parent
  * holds; the root when the page is no longer live), with COMMIT (and CLEAN if it had it) and
  * BARRIER voiding from its seq on: later recoveries never read it again. A root that read weak
- * (bt_load keeps it dirty during mount) is written by the same commit. */
+ * (bt_load keeps it dirty during mount) is written by the same commit.
+ * Every mount on NAND takes space (the rest of the newest block and this page), so it first
+ * gives back what it takes, as an operation does: garbage collection up to the run's target and
+ * a reduction when the scan window is full (bt_vm_prepare). Their first commit carries the
+ * rewrite; a region too full for them still gets the rewrite when a page is left. Without that,
+ * a node rebooting again and again filled the region with these pages (fuzz finding BTREE-2). */
 static int vm_refresh(struct strata_btree *bt)
 {
+    uint32_t seq = bt->seq;
+    uint8_t clean = (uint8_t)(bt->flags & CTX_CLEAN);
     unsigned b = 0;
     int rc;
-    if (!bt_on_nand(bt)) {
-        bt->flags &= (uint8_t)~CTX_CLEAN;
+    bt->flags &= (uint8_t)~CTX_CLEAN; /* garbage collection's moves are never CLEAN */
+    if (!bt_on_nand(bt))
         return 0;
-    }
     if (bt->cursor != BT_NONE) {
         if (bt_live(bt, bt->cursor) && (rc = bt_get(bt, bt->cursor, &b)) != 0)
             return rc;
@@ -580,8 +586,14 @@ static int vm_refresh(struct strata_btree *bt)
         bt->commit_seq--; /* the BARRIER's base: the refreshed page itself is void */
         bt->flags |= CTX_BARRIER;
     }
-    rc = bt_commit(bt);
-    if ((bt->flags & CTX_CLEAN) && rc == 0)
+    rc = bt_vm_prepare(bt);
+    if (rc != 0 && rc != STRATA_ENOSPC)
+        return rc;
+    if (bt->seq != seq)
+        clean = 0; /* the preparation wrote: what is left to commit is no copy of that root */
+    bt->flags |= clean; /* the rewrite alone: a copy of a CLEAN root is CLEAN */
+    rc = bt_commit(bt); /* nothing left to write when the preparation committed the rewrite */
+    if (clean && rc == 0)
         bt->since_clean = 0;
     bt->flags &= (uint8_t)~CTX_CLEAN;
     return rc;

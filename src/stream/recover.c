@@ -98,15 +98,14 @@ static int requeue(struct strata_stream *s, uint32_t count, uint32_t pos, int tr
     return rc != 0 ? rc : program_held(s, count);
 }
 
-/* The open segment without readings: the newest reading is the newest closed segment's last
- * (or the aging bound: a reading below it would be aged at once), so a timestamp below it is
- * refused after a remount as before. And if that segment's close carried its newest data page
- * (TAG_CARRY on its header: a page that may be weak, for which the segment had no position left
- * to program it again), the page is read from the old segment (after its data_pages, before
- * its tree pages: never seen by queries there) and programmed as the open segment's first. A
- * page that no longer reads is the torn tail: its readings were written at a cut and are lost
- * (what a cut may lose: those after the last flush). The page found is left in the write
- * buffer, its readings counted in *count. */
+/* The open segment without readings (the newest reading known is mount's: the newest closed
+ * segment's last, or the aging bound). If the newest closed segment's close carried its newest
+ * data page (TAG_CARRY on its header: a page that may be weak, for which the segment had no
+ * position left to program it again), the page is read from the old segment (after its
+ * data_pages, before its tree pages: never seen by queries there) and programmed as the open
+ * segment's first. A page that no longer reads is the torn tail: its readings were written at a
+ * cut and are lost (what a cut may lose: those after the last flush). The page found is left in
+ * the write buffer, its readings counted in *count. */
 static int carry_in(struct strata_stream *s, uint32_t *count)
 {
     struct strata_stream_seg g;
@@ -117,17 +116,9 @@ static int carry_in(struct strata_stream *s, uint32_t *count)
     s->carry = 0;
     if (s->records != 0)
         return 0;
-    if (s->min_ts != 0) {
-        s->last_insert_ts = s->min_ts;
-        s->has_last = 1;
-    }
     if (s->live_segments != 0 && s->newest != NONE32) {
         if ((rc = seg_load(s, s->newest, NONE32, &g)) != 0)
             return rc;
-        if (!s->has_last || g.end_ts > s->last_insert_ts) {
-            s->last_insert_ts = g.end_ts;
-            s->has_last = 1;
-        }
         if ((rc = dev_read(s, s->newest, s->rbuf, &tag)) < 0)
             return rc;
         if (rc == PG_VALID && tag.count == TAG_CARRY) {

@@ -103,14 +103,15 @@ int ptr_live(const struct strata_stream *s, const struct strata_stream_ptr *p)
 }
 
 /* The head after the newest closed segment (header page `page`): its own levels point to it,
- * the higher ones hold what its node kept. */
-int skip_load_head(struct strata_stream *s, uint32_t page)
+ * the higher ones hold what its node kept. *end_ts: the segment's last timestamp. */
+int skip_load_head(struct strata_stream *s, uint32_t page, uint32_t *end_ts)
 {
     struct strata_stream_seg g;
     uint8_t *buf = s->rbuf, i;
     int rc = seg_load(s, page, NONE32, &g);
     if (rc != 0)
         return rc;
+    *end_ts = g.end_ts;
     s->levels = 0;
     for (i = 0; i < STRATA_STREAM_MAX_LEVEL; i++) {
         s->head[i].ts = s_get32(buf, HD_NODE + 8u * i);

@@ -45,7 +45,11 @@ int strata_stream_stats(const struct strata_stream *s, struct strata_stream_stat
     out->segments = s->live_segments;
     out->readings = s->live_readings + s->records + s->buffered;
     out->buffered = s->buffered;
-    out->min_ts = s->live_segments ? s->min_ts : s->records ? s->first_ts : s->buf_first_ts;
+    /* no closed segment: the open segment's first reading, else the aging bound */
+    out->min_ts = s->live_segments ? s->min_ts
+                  : s->records     ? s->first_ts
+                  : s->buffered    ? s->buf_first_ts
+                                   : s->min_ts;
     out->last_ts = s->last_insert_ts;
     out->open_pages = s->data_pages;
     out->open_buckets = s->buckets;

@@ -204,7 +204,7 @@ uint8_t skip_level(const struct strata_stream *s, uint32_t seq);
 void skip_insert(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint8_t level);
 void skip_add(struct strata_stream *s, uint32_t start_ts, uint32_t page, uint8_t level);
 int skip_lane_build(struct strata_stream *s);
-int skip_load_head(struct strata_stream *s, uint32_t page);
+int skip_load_head(struct strata_stream *s, uint32_t page, uint32_t *end_ts);
 int skip_search(struct strata_stream *s, uint32_t t, struct strata_stream_ptr *found,
                 struct strata_stream_ptr *newer);
 int ptr_live(const struct strata_stream *s, const struct strata_stream_ptr *p);

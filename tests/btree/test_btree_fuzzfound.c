@@ -1,13 +1,17 @@
 /*
- * Defects the fuzzers found (docs/fuzzing.md), one named test each, on every variant and with and
- * without a write buffer:
- *   - BTREE-1: with DUPLICATES, strata_btree_delete(key, NULL) was refused with STRATA_EINVAL,
- *     while btree.h says it deletes the smallest pair with that key.
+ * Defects the fuzzers found (docs/fuzzing.md), one named test each:
+ *   - BTREE-1 (on every variant, with and without a write buffer): with DUPLICATES,
+ *     strata_btree_delete(key, NULL) was refused with STRATA_EINVAL, while btree.h says it
+ *     deletes the smallest pair with that key.
+ *   - BTREE-2: VMTREE on raw NAND: every mount takes the rest of the newest block and rewrites
+ *     the last commit's page (the weak-page rule), and nothing gave that space back: after cuts
+ *     during recovery, the ninth clean remount on a 21-block region returned STRATA_ENOSPC.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bttest.h"
+#include "strata/sim.h"
 
 #define D STRATA_BTREE_DUPLICATES
 static const struct bt_setup dup_setups[] = {
@@ -99,10 +103,81 @@ static void test_btree1_duplicates_delete_without_data_deletes_smallest_pair(voi
     }
 }
 
+/* BTREE-2, as btree_ops found it: nand-pic24, a region of 21 blocks of 64 pages, a tree that is
+ * one leaf. Each clean remount skips the rest of the newest block, so 21 blocks hold no more than
+ * about 20 mounts unless a mount gives blocks back. */
+static void test_btree2_clean_remounts_never_fill_the_region(void **state)
+{
+    const struct bt_setup s = {"nand-pic24", STRATA_BTREE_VMTREE, 21, 0, 2, 1, 0, 6, 256, 0, 0,
+                               611};
+    struct bt_run r;
+    unsigned i;
+    int rc;
+    (void)state;
+    bt_run_init(&r, &s, 300, 256, 20, 0);
+    assert_int_equal(bt_run_ops(&r, 200), 0);
+    assert_int_equal(r.env.bt.height, 1);
+    for (i = 0; i < 100u; i++) {
+        if ((rc = bt_env_remount(&r.env)) != 0)
+            fail_msg("clean remount %u: %d %s", i + 1u, rc, strata_strerror(rc));
+        assert_int_equal(bt_run_exact(&r), 0);
+    }
+    assert_int_equal(bt_run_ops(&r, 50), 0); /* and it still takes operations */
+    assert_int_equal(bt_env_remount(&r.env), 0);
+    assert_int_equal(bt_run_exact(&r), 0);
+    ts_assert_no_violations(r.env.sim);
+    bt_run_free(&r);
+}
+
+/* BTREE-2 with a tree of two levels whose pages are spread over the region (so a mount's
+ * garbage collection has live pages to move) and a cut at one of the first four programs or
+ * erases of every third mount (a cut during recovery: the next mount must still give the tree
+ * exactly as committed). 150 mounts take more than seven laps of the region's blocks. */
+static void test_btree2_mounts_with_cuts_give_their_space_back(void **state)
+{
+    const struct bt_setup s = {"nand-pic24", STRATA_BTREE_VMTREE, 21, 0, 4, 32, 0, 3, 256, 0, 0,
+                               612};
+    struct bt_run r;
+    uint32_t i, cuts = 0, gc = 0, moved = 0, reductions = 0;
+    int rc;
+    (void)state;
+    bt_run_init(&r, &s, 2000, 1500, 25, 0);
+    assert_int_equal(bt_run_ops(&r, 2500), 0);
+    assert_int_equal(r.env.bt.height, 2);
+    for (i = 0; i < 150u; i++) {
+        if (i % 3u == 2u)
+            strata_sim_cut_at_op(r.env.sim, 1u + ts_rng_below(&r.rng, 4));
+        rc = bt_env_remount(&r.env);
+        strata_sim_cut_at_op(r.env.sim, 0);
+        if (rc == STRATA_EPOWER) {
+            cuts++;
+            strata_sim_reboot(r.env.sim);
+            rc = bt_env_remount(&r.env);
+        }
+        if (rc != 0)
+            fail_msg("mount %u: %d %s", (unsigned)i + 1u, rc, strata_strerror(rc));
+        gc += r.env.bt.stats.gc_segments;
+        moved += r.env.bt.stats.relocated;
+        reductions += r.env.bt.stats.reductions;
+        assert_int_equal(bt_run_exact(&r), 0);
+    }
+    printf("# BTREE-2: 150 mounts, %u cut; by the mounts: %u segments collected, %u live pages "
+           "moved, %u reductions\n", (unsigned)cuts, (unsigned)gc, (unsigned)moved,
+           (unsigned)reductions);
+    assert_true(cuts >= 20u && gc > 0u && moved > 0u);
+    assert_int_equal(bt_run_ops(&r, 100), 0);
+    assert_int_equal(bt_env_remount(&r.env), 0);
+    assert_int_equal(bt_run_exact(&r), 0);
+    ts_assert_no_violations(r.env.sim);
+    bt_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_btree1_duplicates_delete_without_data_deletes_smallest_pair),
+        cmocka_unit_test(test_btree2_clean_remounts_never_fill_the_region),
+        cmocka_unit_test(test_btree2_mounts_with_cuts_give_their_space_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* Persistent mode across power cuts (ftl.h, THE GUARANTEE): exhaustive cuts over small workloads
  * that run every switch and merge type, then sampled cuts over a long random one, each with cuts
  * during the recovery that follows (mount, check, then writes that unseal and reclaim). After
- * every recovery each sector must hold its last synced write or a later write of it. */
+ * every recovery each sector must hold its last synced write or a later write of it. One
+ * workload also reads between its writes: a read may write (an ILBM cache eviction programs a map
+ * record), so a cut lands inside reads too, which must then return STRATA_EPOWER (FTL-3). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,6 +26,8 @@ struct pc {
     struct pc_model m, base;        /* the model, and as setup left it */
     uint32_t writes, sync_every, seed, probes;
     uint32_t recoveries;
+    uint32_t reads;          /* the workload reads a sector after each write */
+    uint32_t read_evictions; /* reads that wrote a map record (the cut points inside reads) */
 };
 
 static void model_alloc(struct pc_model *m, uint32_t sectors, uint32_t size)
@@ -134,6 +138,30 @@ static int pc_check(struct pc *t, uint32_t s)
     return STRATA_ECORRUPT;
 }
 
+/* Read s in the workload: before any cut every write returned, so it reads its latest stamp
+ * exactly; a cut inside the read (a map record the eviction programs) returns STRATA_EPOWER. */
+static int pc_read(struct pc *t, uint32_t s)
+{
+    struct strata_ftl_stats before, after;
+    uint32_t got;
+    int rc;
+    assert_int_equal(strata_ftl_stat(&t->ftl, &before), 0);
+    rc = t->dev.read(t->dev.ctx, s, t->buf);
+    assert_int_equal(strata_ftl_stat(&t->ftl, &after), 0);
+    if (after.map_writes != before.map_writes)
+        t->read_evictions++;
+    if (getenv("FTL_TRACE"))
+        fprintf(stderr, "read s%u rc %d\n", (unsigned)s, rc);
+    if (rc != 0)
+        return rc;
+    got = ft_stamp_of(t->buf, t->m.size, s);
+    if (got == t->m.latest[s])
+        return 0;
+    fprintf(stderr, "sector %u reads stamp %u, last written %u\n", (unsigned)s, (unsigned)got,
+            (unsigned)t->m.latest[s]);
+    return STRATA_ECORRUPT;
+}
+
 /* A deterministic stream of sector numbers: a few hot ones and the rest. */
 static uint32_t pick(struct pc *t, uint32_t i, uint32_t salt)
 {
@@ -177,6 +205,8 @@ static int workload(struct strata_sim *sim, void *arg)
     int rc = pc_mount(t, sim, 0);
     for (i = 0; rc == 0 && i < t->writes; i++) {
         rc = pc_write(t, pick(t, i, 0));
+        if (rc == 0 && t->reads)
+            rc = pc_read(t, pick(t, i, 31u));
         if (rc == 0 && (i + 1u) % t->sync_every == 0)
             rc = pc_sync(t);
     }
@@ -203,10 +233,12 @@ static int recover(struct strata_sim *sim, void *arg)
     return rc;
 }
 
-static void campaign(const char *name, const struct ft_params *p, uint32_t writes,
-                     uint32_t sync_every, uint32_t probes, uint32_t samples, uint32_t rcuts,
-                     enum strata_sim_tear tear)
+/* Returns the reads of the workload that wrote a map record, over every case. */
+static uint32_t campaign(const char *name, const struct ft_params *p, uint32_t writes,
+                         uint32_t sync_every, uint32_t probes, uint32_t samples, uint32_t rcuts,
+                         enum strata_sim_tear tear, uint32_t reads)
 {
+    uint32_t read_evictions;
     struct strata_powercut_test pt;
     struct pc *t = calloc(1, sizeof *t);
     uint32_t need = 0, spb;
@@ -241,6 +273,7 @@ static void campaign(const char *name, const struct ft_params *p, uint32_t write
     t->writes = writes;
     t->sync_every = sync_every;
     t->probes = probes;
+    t->reads = reads;
     t->seed = (uint32_t)p->seed;
     memset(&pt, 0, sizeof pt);
     pt.name = name;
@@ -255,28 +288,36 @@ static void campaign(const char *name, const struct ft_params *p, uint32_t write
     pt.tear = tear;
     pt.seed = p->seed;
     ts_powercut(&pt);
+    read_evictions = t->read_evictions;
     model_free(&t->m);
     model_free(&t->base);
     free(t->buf);
     free(t->ram);
     free(t);
+    return read_evictions;
 }
 
-/* 8-page blocks, degree 2: a lavish block is 16 sectors, so 60 writes over 4 LBNs (reserve 5 of
- * 10 lavish blocks) run LLB allocations, switches and merges I, II and III. */
+/* 8-page blocks, degree 2, 32 sectors: a lavish block is 16 sectors, 4 LBNs (reserve 5 of 10
+ * lavish blocks), a 2-entry ILBM cache. */
+static void pages_params(struct ft_params *p, uint64_t seed)
+{
+    memset(p, 0, sizeof *p);
+    p->profile = ft_small_blocks("k9f1g08", 8);
+    p->units = 22;
+    p->sectors = 32;
+    p->degree = 2;
+    p->cache = 2;
+    p->reserve = 5;
+    p->seed = seed;
+}
+
+/* 60 writes over the 4 LBNs run LLB allocations, switches and merges I, II and III. */
 static void exhaustive_pages(void **state)
 {
     struct ft_params p;
     (void)state;
-    memset(&p, 0, sizeof p);
-    p.profile = ft_small_blocks("k9f1g08", 8);
-    p.units = 22;
-    p.sectors = 32;
-    p.degree = 2;
-    p.cache = 2;
-    p.reserve = 5;
-    p.seed = 21;
-    campaign("ftl-pages", &p, 60, 5, 3, 0, 1, STRATA_SIM_TEAR_RANDOM);
+    pages_params(&p, 21);
+    (void)campaign("ftl-pages", &p, 60, 5, 3, 0, 1, STRATA_SIM_TEAR_RANDOM, 0);
 }
 
 /* Degree 3 on 4-page blocks with a 3-entry cache: more block starts (a record every 4 sectors)
@@ -293,7 +334,7 @@ static void exhaustive_degree3(void **state)
     p.cache = 3;
     p.reserve = 4;
     p.seed = 22;
-    campaign("ftl-d3", &p, 70, 7, 3, 0, 1, STRATA_SIM_TEAR_RANDOM);
+    (void)campaign("ftl-d3", &p, 70, 7, 3, 0, 1, STRATA_SIM_TEAR_RANDOM, 0);
 }
 
 /* A long random workload, cut at sampled points, with up to two more cuts in each recovery. */
@@ -308,8 +349,20 @@ static void sampled_long(void **state)
     p.cache = 2;
     p.reserve = 3;
     p.seed = 23;
-    campaign("ftl-long", &p, (uint32_t)ts_scale(600, 5), 16, 8,
-             (uint32_t)ts_scale(60, 20), 2, STRATA_SIM_TEAR_RANDOM);
+    (void)campaign("ftl-long", &p, (uint32_t)ts_scale(600, 5), 16, 8,
+                   (uint32_t)ts_scale(60, 20), 2, STRATA_SIM_TEAR_RANDOM, 0);
+}
+
+/* FTL-3's path: writes spread over the 4 LBNs of pages_params with its 2-entry ILBM cache, each
+ * followed by a read of another sector, so reads miss the cache and evict dirty ILBMs: every cut
+ * point inside such a read (its map-record program) is cut, and the read must return
+ * STRATA_EPOWER and leave the guarantee to the recovery, with a cut during the recovery too. */
+static void exhaustive_reads(void **state)
+{
+    struct ft_params p;
+    (void)state;
+    pages_params(&p, 24);
+    assert_true(campaign("ftl-reads", &p, 24, 6, 2, 0, 1, STRATA_SIM_TEAR_RANDOM, 1) > 0);
 }
 
 int main(void)
@@ -318,6 +371,7 @@ int main(void)
         cmocka_unit_test(exhaustive_pages),
         cmocka_unit_test(exhaustive_degree3),
         cmocka_unit_test(sampled_long),
+        cmocka_unit_test(exhaustive_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

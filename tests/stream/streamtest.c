@@ -98,7 +98,7 @@ static uint32_t min_ts(const struct rig *r)
 {
     struct strata_stream_stats st;
     strata_stream_stats(&r->s, &st);
-    return st.segments ? st.min_ts : 0;
+    return st.segments || st.aged ? st.min_ts : 0; /* all aged: the open segment's first */
 }
 
 int st_check(struct rig *r, const struct st_model *m, const struct strata_stream_query *q)
