@@ -575,11 +575,24 @@ static int vm_scan(struct strata_btree *bt, uint32_t *base)
  * Every mount on NAND takes space (the rest of the newest block and this page), so it first
  * gives back what it takes, as an operation does: garbage collection up to the run's target and
  * a reduction when the scan window is full (bt_vm_prepare). Their first commit carries the
- * rewrite (a CLEAN page's copy is committed alone before them: BTREE-3); a region too full for
- * them still gets the rewrite when a page is left. Without that, a node rebooting again and
+ * rewrite (a CLEAN page's copy is committed alone before them when the run has a page: BTREE-3);
+ * a region too full for them still gets the rewrite when a page is left. Without that, a node rebooting again and
  * again filled the region with these pages (fuzz finding BTREE-2). */
+/* The refresh's commit; a copy of a CLEAN root alone is CLEAN (the scan window restarts). */
+static int refresh_commit(struct strata_btree *bt, uint8_t clean)
+{
+    int rc;
+    bt->flags |= clean;
+    rc = bt_commit(bt);
+    bt->flags &= (uint8_t)~CTX_CLEAN;
+    if (clean && rc == 0)
+        bt->since_clean = 0;
+    return rc;
+}
+
 static int vm_refresh(struct strata_btree *bt, uint32_t base)
 {
+    uint32_t seq;
     uint8_t clean = (uint8_t)(bt->flags & CTX_CLEAN);
     unsigned b = 0;
     int rc;
@@ -593,21 +606,21 @@ static int vm_refresh(struct strata_btree *bt, uint32_t base)
         bt->commit_seq = base; /* the BARRIER's base: the refreshed page (and what it voided) */
         bt->flags |= CTX_BARRIER;
     }
-    if (clean) {
-        /* the copy of a CLEAN page goes alone, CLEAN, before the preparation: its BARRIER voids
-         * the page where recovery's scan stopped, so the copy must be where the next one stops
-         * (in a commit with the preparation's moves it would not be CLEAN) */
-        bt->flags |= CTX_CLEAN;
-        rc = bt_commit(bt);
-        bt->flags &= (uint8_t)~CTX_CLEAN;
-        if (rc != 0)
+    /* the copy of a CLEAN page goes alone, CLEAN, before the preparation when the run has a
+     * page for it: its BARRIER voids the page where recovery's scan stopped, so the copy must be
+     * where the next one stops (in a commit with the preparation's moves it would not be CLEAN) */
+    if (clean && bt_run(bt) > (uint32_t)bt->pinned + bt->bad) {
+        if ((rc = refresh_commit(bt, clean)) != 0)
             return rc;
-        bt->since_clean = 0;
+        clean = 0;
     }
+    seq = bt->seq;
     rc = bt_vm_prepare(bt);
     if (rc != 0 && rc != STRATA_ENOSPC)
         return rc;
-    return bt_commit(bt); /* nothing left to write when the preparation committed the rewrite */
+    if (bt->seq != seq)
+        clean = 0; /* the preparation wrote: what is left to commit is no copy of that root */
+    return refresh_commit(bt, clean); /* nothing left when a commit took the rewrite already */
 }
 
 /* VMTREE: drop the recovered mappings that no parent holds. */
