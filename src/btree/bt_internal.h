@@ -274,6 +274,11 @@ static inline int bt_head_take(struct strata_btree *bt, uint32_t *page)
     (void)bt, (void)page;
     return STRATA_EINVAL;
 }
+static inline uint32_t bt_run(const struct strata_btree *bt)
+{
+    (void)bt;
+    return 0;
+}
 static inline void bt_vm_abandon(struct strata_btree *bt)
 {
     (void)bt;

@@ -479,7 +479,9 @@ static int vm_newest_paged(struct strata_btree *bt, uint8_t *scr, uint32_t *newe
     return 0;
 }
 
-static int vm_scan(struct strata_btree *bt)
+/* The scan backwards from the newest page. *base: what the refresh's BARRIER must void from
+ * (the last commit's page, and whatever that page's own BARRIER voided: vm_refresh). */
+static int vm_scan(struct strata_btree *bt, uint32_t *base)
 {
     uint8_t *scr = bt_page(bt, bt->nbuf - 1u), *seen = bt->cfg->bitmap;
     uint32_t newest = 0, k, q, f, ref, limit = 0xFFFFFFFFu, root = BT_NONE, found = 0, clean = 0;
@@ -522,6 +524,7 @@ static int vm_scan(struct strata_btree *bt)
             }
             found = 1;
             bt->commit_seq = hdr_seq(scr);
+            *base = (f & BT_F_BARRIER) ? hdr_base(scr) : hdr_seq(scr) - 1u;
             bt->cursor = (uint16_t)q; /* for vm_refresh */
             if (f & BT_F_CLEAN)
                 bt->flags |= CTX_CLEAN; /* the refresh copy carries it on */
@@ -565,14 +568,31 @@ static int vm_scan(struct strata_btree *bt)
  * holds; the root when the page is no longer live), with COMMIT (and CLEAN if it had it) and
  * BARRIER voiding from its seq on: later recoveries never read it again. A root that read weak
  * (bt_load keeps it dirty during mount) is written by the same commit.
+ * When that page carried a BARRIER itself (the previous mount's refresh, or a rewrite after a
+ * failed program), the new BARRIER voids from that one's base (vm_scan's *base): voiding the
+ * page also ends the voiding it did, so a cut commit's pages behind it would count again at the
+ * next mount (fuzz finding BTREE-3: a torn leaf of a cut sync came back at the third mount).
  * Every mount on NAND takes space (the rest of the newest block and this page), so it first
  * gives back what it takes, as an operation does: garbage collection up to the run's target and
  * a reduction when the scan window is full (bt_vm_prepare). Their first commit carries the
- * rewrite; a region too full for them still gets the rewrite when a page is left. Without that,
- * a node rebooting again and again filled the region with these pages (fuzz finding BTREE-2). */
-static int vm_refresh(struct strata_btree *bt)
+ * rewrite (a CLEAN page's copy is committed alone before them when the run has a page: BTREE-3);
+ * a region too full for them still gets the rewrite when a page is left. Without that, a node rebooting again and
+ * again filled the region with these pages (fuzz finding BTREE-2). */
+/* The refresh's commit; a copy of a CLEAN root alone is CLEAN (the scan window restarts). */
+static int refresh_commit(struct strata_btree *bt, uint8_t clean)
 {
-    uint32_t seq = bt->seq;
+    int rc;
+    bt->flags |= clean;
+    rc = bt_commit(bt);
+    bt->flags &= (uint8_t)~CTX_CLEAN;
+    if (clean && rc == 0)
+        bt->since_clean = 0;
+    return rc;
+}
+
+static int vm_refresh(struct strata_btree *bt, uint32_t base)
+{
+    uint32_t seq;
     uint8_t clean = (uint8_t)(bt->flags & CTX_CLEAN);
     unsigned b = 0;
     int rc;
@@ -583,20 +603,24 @@ static int vm_refresh(struct strata_btree *bt)
         if (bt_live(bt, bt->cursor) && (rc = bt_get(bt, bt->cursor, &b)) != 0)
             return rc;
         bt_dirty(bt, b);
-        bt->commit_seq--; /* the BARRIER's base: the refreshed page itself is void */
+        bt->commit_seq = base; /* the BARRIER's base: the refreshed page (and what it voided) */
         bt->flags |= CTX_BARRIER;
     }
+    /* the copy of a CLEAN page goes alone, CLEAN, before the preparation when the run has a
+     * page for it: its BARRIER voids the page where recovery's scan stopped, so the copy must be
+     * where the next one stops (in a commit with the preparation's moves it would not be CLEAN) */
+    if (clean && bt_run(bt) > (uint32_t)bt->pinned + bt->bad) {
+        if ((rc = refresh_commit(bt, clean)) != 0)
+            return rc;
+        clean = 0;
+    }
+    seq = bt->seq;
     rc = bt_vm_prepare(bt);
     if (rc != 0 && rc != STRATA_ENOSPC)
         return rc;
     if (bt->seq != seq)
         clean = 0; /* the preparation wrote: what is left to commit is no copy of that root */
-    bt->flags |= clean; /* the rewrite alone: a copy of a CLEAN root is CLEAN */
-    rc = bt_commit(bt); /* nothing left to write when the preparation committed the rewrite */
-    if (clean && rc == 0)
-        bt->since_clean = 0;
-    bt->flags &= (uint8_t)~CTX_CLEAN;
-    return rc;
+    return refresh_commit(bt, clean); /* nothing left when a commit took the rewrite already */
 }
 
 /* VMTREE: drop the recovered mappings that no parent holds. */
@@ -617,6 +641,7 @@ static int mount_once(struct strata_btree *bt, const struct strata_btree_config 
                       uint32_t torn_seq, uint32_t seq_floor)
 {
     uint8_t *marks = NULL;
+    uint32_t base = 0;
     int rc;
     if ((rc = bt_setup(bt, cfg)) != 0)
         return rc;
@@ -626,7 +651,7 @@ static int mount_once(struct strata_btree *bt, const struct strata_btree_config 
     else if (bt_is(bt, STRATA_BTREE_OW))
         rc = ow_scan(bt);
     else
-        rc = vm_scan(bt);
+        rc = vm_scan(bt, &base);
     if (bt->seq < seq_floor)
         bt->seq = seq_floor; /* above every page, the ones taken as torn included */
     if (rc == 0 && (rc = bt_load(bt, 0, bt->root)) != 0) {
@@ -658,7 +683,7 @@ static int mount_once(struct strata_btree *bt, const struct strata_btree_config 
     }
     bt->cursor = bt_is(bt, STRATA_BTREE_INPLACE) ? 1u : bt->cursor;
     bt->flags |= CTX_MOUNTED;
-    return bt_is(bt, STRATA_BTREE_VMTREE) ? vm_refresh(bt) : 0;
+    return bt_is(bt, STRATA_BTREE_VMTREE) ? vm_refresh(bt, base) : 0;
 }
 
 /* NAND: when the last commit's page decoded during the scan but not on a later read of the

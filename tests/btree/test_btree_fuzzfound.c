@@ -6,6 +6,9 @@
  *   - BTREE-2: VMTREE on raw NAND: every mount takes the rest of the newest block and rewrites
  *     the last commit's page (the weak-page rule), and nothing gave that space back: after cuts
  *     during recovery, the ninth clean remount on a 21-block region returned STRATA_ENOSPC.
+ *   - BTREE-3: VMTREE on raw NAND: a mount's rewrite of the last commit's page voided only that
+ *     page, also when the page was the previous mount's rewrite, whose BARRIER had voided a cut
+ *     commit's pages: the third mount after a cut sync read the sync's torn leaf as committed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,12 +175,65 @@ static void test_btree2_mounts_with_cuts_give_their_space_back(void **state)
     bt_run_free(&r);
 }
 
+/* BTREE-3, in the configuration btree_ops found it in (tc58dvg02, 512-byte nodes, key 2, data 1,
+ * DUPLICATES, a 76-byte write buffer): a sync (the buffer applied to several leaves) cut at
+ * each of its operations in turn (the cut one not done, the ones before it whole: leaf pages of
+ * the cut commit read valid), recovered, then mounted cleanly three times: each mount gives
+ * exactly the recovered tree (btree.h: a clean remount gives the last commit). Before the fix
+ * the second clean remount read the cut sync's first leaf page as committed. */
+static void test_btree3_remounts_after_a_cut_sync_keep_its_pages_void(void **state)
+{
+    const struct bt_setup s = {"tc58dvg02", STRATA_BTREE_VMTREE, 20, 0, 2, 1, D, 5, 512, 76, 0,
+                               613};
+    uint32_t k, cut_after_a_page = 0;
+    (void)state;
+    for (k = 1;; k++) {
+        struct bt_run r;
+        uint64_t before;
+        unsigned i;
+        int rc;
+        bt_run_init(&r, &s, 2000, 1024, 20, 0);
+        assert_int_equal(bt_run_ops(&r, 800), 0);
+        assert_int_equal(bt_run_sync(&r), 0);
+        assert_true(r.env.bt.height >= 2);
+        assert_int_equal(bt_run_ops(&r, 18), 0); /* buffered (the buffer holds 19) */
+        strata_sim_set_tear(r.env.sim, STRATA_SIM_TEAR_BEFORE);
+        strata_sim_cut_at_op(r.env.sim, k);
+        before = strata_sim_mutations(r.env.sim);
+        rc = bt_run_sync(&r);
+        strata_sim_cut_at_op(r.env.sim, 0);
+        if (rc == 0) { /* k is past the sync's last operation */
+            bt_run_free(&r);
+            break;
+        }
+        assert_int_equal(rc, STRATA_EPOWER);
+        cut_after_a_page += strata_sim_mutations(r.env.sim) - before > 1u;
+        strata_sim_reboot(r.env.sim);
+        assert_int_equal(bt_env_remount(&r.env), 0);
+        assert_int_equal(bt_run_verify(&r), 0); /* as committed or as the sync left it */
+        for (i = 0; i < 3u; i++) {
+            if ((rc = bt_env_remount(&r.env)) != 0)
+                fail_msg("cut at the sync's operation %u, clean remount %u: %d %s", (unsigned)k,
+                         i + 1u, rc, strata_strerror(rc));
+            if (bt_run_exact(&r) != 0)
+                fail_msg("cut at the sync's operation %u, clean remount %u: not the recovered "
+                         "tree", (unsigned)k, i + 1u);
+        }
+        ts_assert_no_violations(r.env.sim);
+        bt_run_free(&r);
+    }
+    printf("# BTREE-3: the sync took %u operations; %u cuts after it had programmed\n",
+           (unsigned)k - 1u, (unsigned)cut_after_a_page);
+    assert_true(cut_after_a_page >= 3u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_btree1_duplicates_delete_without_data_deletes_smallest_pair),
         cmocka_unit_test(test_btree2_clean_remounts_never_fill_the_region),
         cmocka_unit_test(test_btree2_mounts_with_cuts_give_their_space_back),
+        cmocka_unit_test(test_btree3_remounts_after_a_cut_sync_keep_its_pages_void),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
