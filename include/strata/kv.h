@@ -72,9 +72,9 @@
  * RAM: sizeof(struct strata_kv) = 192 B on Cortex-M0+ (200 B on a 64-bit host), of which
  * 31 + 2 x partitions + 4 x d bytes go into each checkpoint; the caller's buffer (buffer_size >=
  * erase_size and >= node_size: scratch for every call); sizeof(struct strata_kv_iter) = 272 B
- * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 652 B, count
- * 596 B, put 484 B, mount 436 B, scan_next 292 B, format 268 B, commit 244 B, stat 180 B. No
- * heap, no globals; several stores may coexist. Code: 10,040 B of text on Cortex-M0+ (9,382 B
+ * per open scan. Worst-case stack on Cortex-M0+ (make size, driver excluded): get 668 B, count
+ * 612 B, put 524 B, mount 492 B, scan_next 308 B, format 284 B, commit 260 B, stat 196 B. No
+ * heap, no globals; several stores may coexist. Code: 9,614 B of text on Cortex-M0+ (9,010 B
  * built with STRATA_KV_MINIMAL: no pivot split, d = 2 only, no payload; docs/kv.md).
  *
  * Errors: STRATA_EINVAL bad argument or a config that does not match the store on flash (use
@@ -273,12 +273,12 @@ struct strata_kv_box {
 
 /* A scan in progress (caller-owned). Fields are private. */
 struct strata_kv_iter {
+    struct strata_kv_query q; /* (first: its byte fields stay within short load offsets) */
     uint8_t part;        /* live partitions not started yet */
     uint8_t depth, slot, end;
     uint16_t visits;     /* tree: nodes entered in this partition; newest first: next record */
     uint16_t ptr;        /* tree: pointer of the record returned last */
     uint32_t gen, returned;
-    struct strata_kv_query q;
     struct strata_kv_box box; /* tree: box of the top node */
     struct strata_kv_level {
         uint16_t node, child;

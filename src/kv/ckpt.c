@@ -12,76 +12,72 @@
 static const uint8_t state_fields[] = {F(seq, 4),           F(expired, 4),
                                        F(nodes, 2),         F(garbage_nodes, 2),
                                        F(garbage_records, 2), F(first, 1),
-                                       F(live, 1),          F(nrec, 2 | KV_ARR_PARTS)};
+                                       F(live, 1),          F(nrec, 2 | KV_ARR_PARTS), 0, 0};
 #undef F
 
-/* The state <-> the context's bytes after the signature; returns the regions' offset. */
-static uint32_t state_codec(struct strata_kv *kv, uint8_t *ctx, int decode)
+/* The state and the registered regions <-> the context's bytes after the signature (decode: 0
+ * or KV_DECODE). Decoding refuses a CRC-valid state with values that would index past the tables
+ * (damage too; other impossible values only make reads fail their bounds checks) before it
+ * touches the regions. */
+static int ctx_codec(struct strata_kv *kv, uint8_t *ctx, unsigned decode)
 {
-    uint8_t *b = ctx + KV_CTX_SUMMARY;
-    b += kv_summary_codec(kv, b, &kv->st.cur, decode);
-    kv_codec(b, &kv->st, state_fields, sizeof state_fields, kv->partitions, decode);
-    return KV_CTX_FIXED + 2u * kv->partitions + 4u * kv->dims;
-}
-
-/* Copy the registered regions into (save) or out of the context bytes at p. */
-static void regions_copy(const struct strata_kv_config *cfg, uint8_t *p, int save)
-{
+    const struct strata_kv_config *cfg = kv->cfg;
     const struct strata_kv_region *r = cfg->regions;
+    struct strata_kv_state *st = &kv->st;
+    uint8_t *p = ctx + KV_CTX_SUMMARY;
     unsigned i;
+    p += kv_summary_codec(kv, p, &st->cur, decode);
+    kv_codec(p, st, state_fields, kv->partitions | decode);
+    if (decode && (st->first >= kv->partitions || st->live == 0 || st->live >= kv->partitions))
+        return STRATA_ECORRUPT;
+    p = ctx + KV_CTX_FIXED + 2u * kv->partitions + 4u * kv->dims;
     for (i = 0; i < cfg->region_count; p += r[i].size, i++)
-        memcpy(save ? p : (uint8_t *)r[i].addr, save ? (const uint8_t *)r[i].addr : p, r[i].size);
+        memcpy(decode ? (uint8_t *)r[i].addr : p, decode ? p : (const uint8_t *)r[i].addr,
+               r[i].size);
+    return 0;
 }
 
 int kv_ckpt_write(struct strata_kv *kv)
 {
-    const struct strata_kv_config *cfg = kv->cfg;
     uint8_t *b = kv->buf, *ctx = b + KV_COMMIT_CTX, seal[KV_SHORT_LEN];
-    uint32_t len = kv->ctx_len, seq = kv->st.seq + 1u;
+    uint32_t len = kv->ctx_len;
     int rc;
-    /* the commit object, built in the buffer and written in one program */
+    /* the commit object, built in the buffer and written in one program (if that fails, the
+     * caller mounts again: the context, this count included, is stale then) */
     b[0] = KV_OBJ_COMMIT;
     strata_put_le16(b + KV_COMMIT_CTXLEN, len);
     strata_put_le32(ctx + KV_CTX_SIG, kv_signature(kv));
-    kv->st.seq = seq;
-    regions_copy(cfg, ctx + state_codec(kv, ctx, 0), 1);
-    kv->st.seq = seq - 1u;
+    kv->st.seq++;
+    (void)ctx_codec(kv, ctx, 0);
     if ((rc = kv_log_reserve(kv, KV_COMMIT_EXTRA + len + KV_SHORT_LEN, 0)) != 0 ||
         (rc = kv_log_append(kv, b, KV_COMMIT_EXTRA + len, 0)) != 0)
         return rc;
     /* durable now: a restore from here on comes back to this commit */
-    kv->st.seq = seq;
     kv->log_win = kv->log_head;
     kv->ck_off = kv->log_off;
-    kv_short_set(seal, KV_OBJ_SEAL, seq, 0);
+    kv_short_set(seal, KV_OBJ_SEAL, kv->st.seq, 0);
     return kv_log_append(kv, seal, KV_SHORT_LEN, 0);
 }
 
 int kv_ckpt_load(struct strata_kv *kv, const struct kv_cursor *c)
 {
-    const struct strata_kv_config *cfg = kv->cfg;
-    struct strata_kv_state *st = &kv->st;
-    uint8_t *b = kv->buf, *ctx = b + KV_COMMIT_CTX;
-    uint32_t len;
+    uint8_t *b = kv->buf;
     int rc;
     /* kv_log_open checked its CRC; read it whole (the config check made the unit hold one of
      * this configuration's length, and the device goes on after the log: the save area) */
     if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + c->off, b,
                        KV_COMMIT_EXTRA + (uint32_t)kv->ctx_len)) != 0)
         return rc;
-    if (kv_commit_ctxlen(b) != kv->ctx_len || strata_get_le32(ctx + KV_CTX_SIG) != kv_signature(kv))
+    if (kv_commit_ctxlen(b) != kv->ctx_len ||
+        strata_get_le32(b + KV_COMMIT_CTX + KV_CTX_SIG) != kv_signature(kv))
         return STRATA_EINVAL; /* formatted with another configuration */
-    len = state_codec(kv, ctx, 1);
-    kv->ck_nodes = st->nodes;
-    kv->ck_records = st->cur.records;
     kv->log_win = c->seg;
     kv->ck_off = (uint16_t)(c->off + KV_COMMIT_EXTRA + kv->ctx_len);
-    /* a CRC-valid context with values that would index past the tables is damage too (other
-     * impossible values only make reads fail their bounds checks) */
-    if (st->first >= kv->partitions || st->live == 0 || st->live >= kv->partitions)
-        return STRATA_ECORRUPT;
-    regions_copy(cfg, ctx + len, 0);
-    return 0;
+    if ((rc = ctx_codec(kv, b + KV_COMMIT_CTX, KV_DECODE)) == 0) {
+        kv->ck_nodes = kv->st.nodes;
+        kv->ck_records = kv->st.cur.records;
+    }
+    return rc;
 }
 
 int kv_after_commit(struct strata_kv *kv)

@@ -98,7 +98,7 @@ int strata_kv_stat(const struct strata_kv *kv, struct strata_kv_stat *st)
     if (kv == NULL || st == NULL || !(kv->flags & KV_F_OPEN))
         return STRATA_EINVAL;
     s = &kv->st;
-    memset(st, 0, sizeof *st);
+    st->records = st->oldest_ts = 0;
     for (i = 0; i < s->live; i++) {
         unsigned n = s->nrec[kv_live_part(kv, i)];
         /* the oldest partition holding records gives the oldest time */

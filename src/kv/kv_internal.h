@@ -141,13 +141,14 @@ int kv_format(struct strata_kv *kv);
 
 /* Check the config; with kv, also fill kv's geometry. */
 enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_config *cfg);
-/* Copy fields between a struct at `base` and little-endian bytes at b. desc holds n bytes of
- * (offset, width) pairs; width | KV_ARR_PARTS repeats the field for each partition,
- * width | KV_ARR_DIMS for each dimension (counts: partitions | dims << 8). */
+/* Copy fields between a struct at `base` and little-endian bytes at b (to the bytes; with
+ * KV_DECODE in `how`, from them). desc holds (offset, width) pairs up to a width of 0; width |
+ * KV_ARR_PARTS repeats the field for each partition, width | KV_ARR_DIMS for each dimension
+ * (how: partitions | dims << 8, within 16 bits for 16-bit-int targets). */
 #define KV_ARR_PARTS 0x80u
 #define KV_ARR_DIMS 0x40u
-void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned counts,
-              int decode);
+#define KV_DECODE 0x8000u
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned how);
 /* Signature of the format-relevant configuration (stored in every context). */
 uint32_t kv_signature(const struct strata_kv *kv);
 /* The CRC of b[0, n) (seeded), stored after them, or with `check` compared with what is stored
@@ -159,6 +160,10 @@ int kv_crc_tail(uint8_t *b, uint32_t n, uint32_t seed, int check);
  * against its row's program time (tCPT) whether it changes or not, so a byte is programmed at
  * most once by a write and once by a zeroing between erases (docs/kv.md, "Row time"). */
 int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t n, uint8_t skip);
+/* Bytes of b[0, n) up to the last one that is not erased (0xFF). */
+uint32_t kv_used(const uint8_t *b, uint32_t n);
+/* 1 if unit (relative to first_unit) is erased from byte `from` on, else 0, or an error. */
+int kv_unit_blank(const struct strata_kv *kv, uint32_t unit, uint32_t from);
 /* Blank-check a unit (relative to first_unit) and erase it unless blank. */
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit);
 /* Flash access (device addresses; units relative to first_unit). */
@@ -176,11 +181,7 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
 /* Read (prog 0) or program [off, off+len) of a partition; ECORRUPT if out of it. */
 int kv_part_io(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len,
                int prog);
-static inline int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off,
-                               void *buf, uint32_t len)
-{
-    return kv_part_io(kv, part, off, buf, len, 0);
-}
+int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len);
 static inline int kv_prog_part(const struct strata_kv *kv, unsigned part, uint32_t off,
                                const void *buf, uint32_t len)
 {
@@ -191,10 +192,10 @@ static inline int kv_prog_part(const struct strata_kv *kv, unsigned part, uint32
 
 /* A node as readers see it. */
 struct kv_node {
-    uint16_t child; /* first node of the child group, 0 for a leaf */
-    uint16_t tail;  /* internal: slot of the child pointer */
-    uint16_t w;     /* first free slot (1 .. slots) */
-    uint16_t live;  /* leaves: live record pointers */
+    unsigned child; /* first node of the child group, 0 for a leaf */
+    unsigned tail;  /* internal: slot of the child pointer */
+    unsigned w;     /* first free slot (1 .. slots) */
+    unsigned live;  /* leaves: live record pointers */
     uint16_t pivot[STRATA_KV_MAX_DIMS]; /* internal with pivots: the stored pivot values */
 };
 
@@ -204,8 +205,6 @@ struct kv_node {
  * w / live are set. Uses the caller's buffer. */
 int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_node *ni,
                  int whole);
-/* Slots [1, end) of a node that hold its own records. */
-unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain);
 /* 1 if a split of a node with this box at this depth is a chain split. */
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth);
 /* Box of child k of box b; pivot is the stored pivot values (NULL: middle split). With values
@@ -213,10 +212,6 @@ int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsig
  * value), ECORRUPT if the pivot does not fit the box. (out may be b.) */
 int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, const uint16_t *pivot,
                  const int16_t *v, unsigned *k, struct strata_kv_box *out);
-/* One step down from an internal node toward values v: *node becomes the child, *b its box and
- * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
-int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
-            struct strata_kv_box *b, unsigned *depth, uint16_t *node);
 /* 1 if the boxes [alo, ahi] and [blo, bhi] meet in every dimension. */
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi);
@@ -241,9 +236,10 @@ int kv_switch(struct strata_kv *kv);
 int kv_part_clean(const struct strata_kv *kv, unsigned part);
 /* Summary of the partition in live slot i; ECORRUPT if damaged. */
 int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary *s);
-/* Summary fields <-> their bytes (docs/format-kv.md; no CRC); returns the byte count. */
+/* Summary fields <-> their bytes (docs/format-kv.md; no CRC; decode: 0 or KV_DECODE); returns
+ * the byte count. */
 unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
-                          int decode);
+                          unsigned decode);
 /* Fold a new record into the current partition's summary. */
 void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r);
 /* Empty summary for a fresh current partition. */
@@ -258,7 +254,7 @@ struct kv_cursor {
 };
 struct kv_obj {
     uint8_t b[KV_SHORT_LEN]; /* the object's first bytes (all of a short object) */
-    uint16_t off, len;       /* position and size */
+    unsigned off, len;       /* position and size */
 };
 
 /* Read a segment header: 1 and *seq if valid, 0 if not, or an error. */
@@ -269,6 +265,8 @@ int kv_log_header(const struct strata_kv *kv, unsigned seg, uint32_t *seq);
 int kv_log_next(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
 /* The next object from the last commit to the end of the log: 1, 0 at the end, or an error. */
 int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
+/* The next write mark from the last commit on: 1, 0 at the end, or an error. */
+int kv_log_mark(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o);
 /* Log segments from the last commit's to the head (0: the same). */
 uint32_t kv_log_span(const struct strata_kv *kv);
 /* A cursor on the first object after the last commit. */
@@ -311,8 +309,10 @@ int kv_after_commit(struct strata_kv *kv);
 /* ---- restore.c / undo.c ------------------------------------------------------------------------ */
 
 int kv_restore(struct strata_kv *kv);
-/* Finish a write-back the save area records as pending. */
-int kv_undo_pending(struct strata_kv *kv);
+/* Walk the save area's entries up to the first erased one. With `at` NULL, finish every
+ * write-back they record as pending; else set *at to where the next entry goes (device
+ * address). */
+int kv_undo_entries(struct strata_kv *kv, uint32_t *at);
 /* Rewrite partition unit `unit` (relative to the partition) through the save area, with the
  * bytes of [lo, hi) (partition offsets) and those written after every node mark erased. */
 int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo, uint32_t hi);

@@ -32,16 +32,17 @@ static int device_ok(const struct strata_flash *f)
            f->geo.read_size == 1 && f->geo.prog_size == 1 && f->geo.erase_size <= 0xFFFFu;
 }
 
-/* Total bytes of the registered regions, or 0xFFFFFFFF if they are malformed. */
+/* Total bytes of the registered regions (at most 255 x 65,535), or 2^24 if they are malformed:
+ * more than any erase unit holds, and no sum with it overflows. */
 static uint32_t regions_size(const struct strata_kv_config *c)
 {
     uint32_t total = 0;
     unsigned i;
     if (c->region_count != 0 && c->regions == NULL)
-        return 0xFFFFFFFFu;
+        return 0x1000000u;
     for (i = 0; i < c->region_count; i++) {
         if (c->regions[i].addr == NULL && c->regions[i].size != 0)
-            return 0xFFFFFFFFu;
+            return 0x1000000u;
         total += c->regions[i].size;
     }
     return total;
@@ -79,8 +80,7 @@ enum strata_kv_limit kv_limits(struct strata_kv *kv, const struct strata_kv_conf
             return STRATA_KV_LIMIT_DOMAIN;
     regions = regions_size(c);
     /* a segment holds its header, a commit object and its seal */
-    if (regions > unit ||
-        KV_SEG_HDR + KV_COMMIT_EXTRA + KV_CTX_FIXED + 2u * c->partitions + 4u * d + regions +
+    if (KV_SEG_HDR + KV_COMMIT_EXTRA + KV_CTX_FIXED + 2u * c->partitions + 4u * d + regions +
                 KV_SHORT_LEN > unit)
         return STRATA_KV_LIMIT_REGIONS;
     if (c->first_unit > c->flash->geo.erase_count ||
@@ -122,16 +122,14 @@ enum strata_kv_limit strata_kv_config_check(const struct strata_kv_config *cfg)
     return kv_limits(NULL, cfg);
 }
 
-void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned counts,
-              int decode)
+void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned how)
 {
-    unsigned i, k, reps;
-    for (i = 0; i < n; i += 2) {
-        uint8_t *f = (uint8_t *)base + desc[i];
-        unsigned w = desc[i + 1] & 0x3Fu;
-        reps = desc[i + 1] & KV_ARR_PARTS ? counts & 0xFFu
-               : desc[i + 1] & KV_ARR_DIMS ? counts >> 8
-                                           : 1u;
+    unsigned k, reps, w, decode = how & KV_DECODE;
+    for (; (w = desc[1] & 0x3Fu) != 0; desc += 2) {
+        uint8_t *f = (uint8_t *)base + desc[0];
+        reps = desc[1] & KV_ARR_PARTS ? how & 0xFFu
+               : desc[1] & KV_ARR_DIMS ? how >> 8 & 0x7Fu
+                                       : 1u;
         for (; reps > 0; reps--, f += w) {
             /* fields are 1, 2 or 4 bytes wide and naturally aligned in their struct */
             uint32_t v = w == 1 ? *f : w == 2 ? *(uint16_t *)(void *)f : *(uint32_t *)(void *)f;
@@ -159,7 +157,7 @@ void kv_codec(uint8_t *b, void *base, const uint8_t *desc, unsigned n, unsigned 
 static const uint8_t sig_fields[] = {F(first_unit, 4), F(log_units, 2), F(partition_units, 2),
                                      F(partitions, 1), F(dims, 1), F(payload_size, 1),
                                      F(spare_slots, 1), F(node_size, 2), F(garbage_reserve, 2),
-                                     F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS)};
+                                     F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS), 0, 0};
 #undef F
 
 uint32_t kv_signature(const struct strata_kv *kv)
@@ -168,7 +166,7 @@ uint32_t kv_signature(const struct strata_kv *kv)
     uint8_t b[24 + 4 * STRATA_KV_MAX_DIMS];
     uint32_t n = 17u + 4u * kv->dims;
     b[0] = STRATA_KV_VERSION;
-    kv_codec(b + 1, (void *)c, sig_fields, sizeof sig_fields, (unsigned)kv->dims << 8, 0);
+    kv_codec(b + 1, (void *)c, sig_fields, (unsigned)kv->dims << 8);
     /* then the split flags and the context length (the regions' size follows from it) */
     strata_put_le16(b + n, c->flags & (KV_REGULAR_SPLIT | STRATA_KV_PIVOT));
     strata_put_le16(b + n + 2, kv->ctx_len);
@@ -189,7 +187,7 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
 {
     uint8_t b[32];
     while (len > 0) {
-        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b, i;
+        uint32_t n = len < sizeof b ? len : (uint32_t)sizeof b;
         int rc = kv_fread(kv, addr, b, n);
         if (rc != 0)
             return rc;
@@ -200,9 +198,8 @@ int kv_scan_flash(const struct strata_kv *kv, uint32_t addr, uint32_t len, int m
             return rc;
         if (mode == KV_SCAN_CRC)
             *crc = strata_crc32(*crc, b, (size_t)n);
-        for (i = 0; mode == KV_SCAN_BLANK && i < n; i++)
-            if (b[i] != 0xFF)
-                return 0;
+        if (mode == KV_SCAN_BLANK && kv_used(b, n) != 0)
+            return 0;
         addr += n;
         len -= n;
     }
@@ -225,9 +222,22 @@ int kv_prog_runs(const struct strata_kv *kv, uint32_t addr, uint8_t *b, uint32_t
     return rc;
 }
 
+uint32_t kv_used(const uint8_t *b, uint32_t n)
+{
+    while (n > 0 && b[n - 1u] == 0xFF)
+        n--;
+    return n;
+}
+
+int kv_unit_blank(const struct strata_kv *kv, uint32_t unit, uint32_t from)
+{
+    return kv_scan_flash(kv, kv_unit_addr(kv, unit) + from, kv->unit_size - from, KV_SCAN_BLANK,
+                         NULL);
+}
+
 int kv_unit_clean(const struct strata_kv *kv, uint32_t unit)
 {
-    int rc = kv_scan_flash(kv, kv_unit_addr(kv, unit), kv->unit_size, KV_SCAN_BLANK, NULL);
+    int rc = kv_unit_blank(kv, unit, 0);
     if (rc < 0)
         return rc;
     return rc ? 0 : kv_ferase(kv, kv->cfg->first_unit + unit);
@@ -240,6 +250,11 @@ int kv_part_io(const struct strata_kv *kv, unsigned part, uint32_t off, void *bu
     if (off > kv->part_size || len > kv->part_size - off)
         return STRATA_ECORRUPT;
     return prog ? kv_fprog(kv, addr, buf, len) : kv_fread(kv, addr, buf, len);
+}
+
+int kv_read_part(const struct strata_kv *kv, unsigned part, uint32_t off, void *buf, uint32_t len)
+{
+    return kv_part_io(kv, part, off, buf, len, 0);
 }
 
 /* The one place the store reaches the flash contract (its out-of-line checked wrappers). */

@@ -103,10 +103,18 @@ int kv_log_walk(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *
     }
 }
 
+int kv_log_mark(const struct strata_kv *kv, struct kv_cursor *c, struct kv_obj *o)
+{
+    int rc;
+    while ((rc = kv_log_walk(kv, c, o)) == 1 && o->b[0] != KV_OBJ_MARK)
+        ;
+    return rc;
+}
+
 uint32_t kv_log_span(const struct strata_kv *kv)
 {
-    uint32_t L = kv->log_units;
-    return (kv->log_head + L - kv->log_win) % L;
+    uint32_t L = kv->log_units, s = kv->log_head + L - kv->log_win;
+    return s >= L ? s - L : s;
 }
 
 void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
@@ -116,14 +124,10 @@ void kv_log_after(const struct strata_kv *kv, struct kv_cursor *c)
     c->seq = kv->log_seq - kv_log_span(kv);
 }
 
-static uint32_t log_free(const struct strata_kv *kv)
-{
-    return kv->log_units - 1u - kv_log_span(kv);
-}
-
 int kv_log_room(const struct strata_kv *kv, uint32_t len, unsigned reserve)
 {
-    return kv->log_off + len <= kv->unit_size || log_free(kv) > reserve;
+    /* room in the head, or free segments beyond the reserve */
+    return kv->log_off + len <= kv->unit_size || kv->log_units - 1u - kv_log_span(kv) > reserve;
 }
 
 int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve)
@@ -132,7 +136,7 @@ int kv_log_reserve(struct strata_kv *kv, uint32_t len, unsigned reserve)
     int rc;
     if (kv->log_off + len <= kv->unit_size)
         return 0;
-    if (log_free(kv) <= reserve)
+    if (!kv_log_room(kv, len, reserve))
         return STRATA_ENOSPC;
     /* open the next segment as the head */
     if (!(kv->log_clean & ((uint32_t)1 << next)) && (rc = kv_unit_clean(kv, next)) != 0)

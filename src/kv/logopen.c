@@ -17,12 +17,6 @@
  */
 #include "kv_internal.h"
 
-static int unit_blank(const struct strata_kv *kv, unsigned unit, uint32_t from)
-{
-    return kv_scan_flash(kv, kv_unit_addr(kv, unit) + from, kv->unit_size - from, KV_SCAN_BLANK,
-                         NULL);
-}
-
 /* No valid segment header anywhere: EUNFORMATTED or ECORRUPT. */
 static int never_held_a_store(const struct strata_kv *kv)
 {
@@ -31,11 +25,9 @@ static int never_held_a_store(const struct strata_kv *kv)
     struct kv_obj o;
     unsigned u;
     int rc;
-    for (u = 1; u < kv->log_units; u++)
-        if ((rc = unit_blank(kv, u, 0)) != 1)
+    for (u = 0; u < kv->log_units; u++)
+        if ((rc = kv_unit_blank(kv, u, u ? 0u : first_commit_end)) != 1)
             return rc < 0 ? rc : STRATA_ECORRUPT;
-    if ((rc = unit_blank(kv, 0, first_commit_end)) != 1)
-        return rc < 0 ? rc : STRATA_ECORRUPT;
     /* a header not yet written, or a whole first commit before a torn one */
     if ((rc = kv_scan_flash(kv, kv_unit_addr(kv, 0), KV_SEG_HDR, KV_SCAN_BLANK, NULL)) == 0 &&
         (rc = kv_log_next(kv, &c, &o)) == 1)
@@ -47,7 +39,7 @@ static int never_held_a_store(const struct strata_kv *kv)
 static int head_tail(struct strata_kv *kv, const struct kv_cursor *c)
 {
     uint8_t *b = kv->buf;
-    uint32_t from = c->off, n = (uint32_t)kv->unit_size - from, last = 0, i;
+    uint32_t from = c->off, n = (uint32_t)kv->unit_size - from, last, i;
     int rc;
     kv->log_off = c->off;
     kv->torn_end = 0;
@@ -55,12 +47,7 @@ static int head_tail(struct strata_kv *kv, const struct kv_cursor *c)
         return 0;
     if ((rc = kv_fread(kv, kv_unit_addr(kv, c->seg) + from, b, n)) != 0)
         return rc;
-    for (i = n; i > 0; i--)
-        if (b[i - 1] != 0xFF) {
-            last = i;
-            break;
-        }
-    if (last == 0)
+    if ((last = kv_used(b, n)) == 0)
         return 0;
     if (last > kv_log_window(kv))
         return STRATA_ECORRUPT;
@@ -90,13 +77,13 @@ static int segment(struct strata_kv *kv, unsigned seg, uint32_t seq, struct kv_c
     while ((rc = kv_log_next(kv, &c, &o)) == 1)
         if (o.b[0] == KV_OBJ_COMMIT) {
             *commit = c;
-            commit->off = o.off;
+            commit->off = (uint16_t)o.off;
         }
     if (rc < 0)
         return rc;
     if (seg == kv->log_head)
         return head_tail(kv, &c);
-    rc = unit_blank(kv, seg, c.off);
+    rc = kv_unit_blank(kv, seg, c.off);
     return rc < 0 ? rc : rc ? 0 : STRATA_ECORRUPT;
 }
 

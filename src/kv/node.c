@@ -22,13 +22,13 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
         if (v == KV_FREE || v == 0)
             continue;
         if (v & KV_CHILD) {
-            ni->tail = (uint16_t)i;
-            ni->child = (uint16_t)(v & 0x7FFFu);
+            ni->tail = i;
+            ni->child = v & 0x7FFFu;
             if (ni->child == 0 || ni->child >= kv->max_nodes)
                 return STRATA_ECORRUPT;
             /* pivots precede the child pointer (a chain split stores none: they stay 0) */
-            for (j = KV_PIV(kv); j > 0 && i >= t + KV_PIV(kv); j--)
-                ni->pivot[j - 1u] = (uint16_t)strata_get_le16(b + 2u * (i - 1u - KV_PIV(kv) + j));
+            for (j = i; i >= t + KV_PIV(kv) && j > i - KV_PIV(kv); j--)
+                ni->pivot[KV_PIV(kv) - 1u - (i - j)] = (uint16_t)strata_get_le16(b + 2u * (j - 1u));
         }
         break;
     }
@@ -39,20 +39,8 @@ int kv_node_load(struct strata_kv *kv, unsigned part, uint16_t node, struct kv_n
     for (i = 1; i < S && (v = strata_get_le16(b + 2u * i)) != KV_FREE; i++)
         if (v != 0 && !(v & KV_CHILD))
             ni->live++;
-    ni->w = (uint16_t)i;
+    ni->w = i;
     return 0;
-}
-
-unsigned kv_own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain)
-{
-    (void)kv;
-    if (ni->child == 0)
-        return ni->w;
-    /* records end where the tail begins; after a regular (migrating) split the node's own
-     * pointers are stale, unless it was a chain split */
-    if (chain)
-        return ni->tail;
-    return KV_REGULAR(kv) ? 1u : ni->tail - KV_PIV(kv);
 }
 
 int kv_is_chain(const struct strata_kv *kv, const struct strata_kv_box *b, unsigned depth)
@@ -101,20 +89,6 @@ int kv_child_box(const struct strata_kv *kv, const struct strata_kv_box *b, cons
     return 0;
 }
 
-int kv_step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
-            struct strata_kv_box *b, unsigned *depth, uint16_t *node)
-{
-    unsigned k;
-    *node = ni->child; /* a chain node continues its parent's box */
-    if (kv_is_chain(kv, b, *depth))
-        return 0;
-    if (kv_child_box(kv, b, KV_PIV(kv) ? ni->pivot : NULL, v, &k, b) != 0)
-        return STRATA_ECORRUPT;
-    (*depth)++;
-    *node = (uint16_t)(*node + k);
-    return 0;
-}
-
 int kv_meets(const struct strata_kv *kv, const int16_t *alo, const int16_t *ahi,
              const int16_t *blo, const int16_t *bhi)
 {
@@ -142,13 +116,13 @@ static uint8_t rec_check(const uint8_t *b, uint32_t n)
 
 /* The record's fields in their on-flash order (docs/format-kv.md), then its payload. */
 #define F(field, w) (uint8_t)offsetof(struct strata_kv_record, field), w
-static const uint8_t rec_fields[] = {F(ts, 4), F(v, 2 | KV_ARR_DIMS)};
+static const uint8_t rec_fields[] = {F(ts, 4), F(v, 2 | KV_ARR_DIMS), 0, 0};
 #undef F
 
 void kv_rec_encode(const struct strata_kv *kv, const struct strata_kv_record *r, uint8_t *b)
 {
     unsigned n = kv->rec_size - 1u, at = KV_REC_VALUES + 2u * KV_DIMS(kv);
-    kv_codec(b, (void *)r, rec_fields, sizeof rec_fields, KV_DIMS(kv) << 8, 0);
+    kv_codec(b, (void *)r, rec_fields, KV_DIMS(kv) << 8);
     memset(b + at, 0, KV_PAYLOAD(kv));
     if (r->payload)
         memcpy(b + at, r->payload, KV_PAYLOAD(kv));
@@ -169,7 +143,7 @@ int kv_rec_read(struct strata_kv *kv, unsigned part, uint32_t ptr, struct strata
     if (b[n] != rec_check(b, n))
         return STRATA_ECORRUPT;
     r->v[STRATA_KV_MAX_DIMS - 1u] = 0; /* (what d = 2 leaves) */
-    kv_codec(b, r, rec_fields, sizeof rec_fields, d << 8, 1);
+    kv_codec(b, r, rec_fields, d << 8 | KV_DECODE);
     if (r->payload)
         memcpy(r->payload, b + KV_REC_VALUES + 2u * d, KV_PAYLOAD(kv));
     return 0;

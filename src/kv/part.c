@@ -54,13 +54,13 @@ void kv_summary_add(struct strata_kv *kv, const struct strata_kv_record *r)
 
 #define F(field, w) (uint8_t)offsetof(struct strata_kv_summary, field), w
 static const uint8_t summary_fields[] = {F(t_lo, 4), F(t_hi, 4), F(records, 2), F(mono, 1),
-                                         F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS)};
+                                         F(lo, 2 | KV_ARR_DIMS), F(hi, 2 | KV_ARR_DIMS), 0, 0};
 #undef F
 
 unsigned kv_summary_codec(const struct strata_kv *kv, uint8_t *b, struct strata_kv_summary *s,
-                          int decode)
+                          unsigned decode)
 {
-    kv_codec(b, s, summary_fields, sizeof summary_fields, (unsigned)kv->dims << 8, decode);
+    kv_codec(b, s, summary_fields, (unsigned)kv->dims << 8 | decode);
     return kv->sum_len - 4u;
 }
 
@@ -77,7 +77,7 @@ int kv_summary(const struct strata_kv *kv, unsigned i, struct strata_kv_summary 
         return rc;
     if (!kv_crc_tail(b, n, 0, 1))
         return STRATA_ECORRUPT;
-    kv_summary_codec(kv, b, s, 1);
+    kv_summary_codec(kv, b, s, KV_DECODE);
     return 0;
 }
 

@@ -10,9 +10,15 @@
  */
 #include "kv_internal.h"
 
+/* Program bytes of the current partition. */
+static int prog(const struct strata_kv *kv, uint32_t off, const void *buf, uint32_t len)
+{
+    return kv_prog_part(kv, kv_cur(kv), off, buf, len);
+}
+
 int kv_rb_rec_append(struct strata_kv *kv, const uint8_t *rec)
 {
-    int rc = kv_prog_part(kv, kv_cur(kv), kv_rec_off(kv, kv->st.cur.records), rec, kv->rec_size);
+    int rc = prog(kv, kv_rec_off(kv, kv->st.cur.records), rec, kv->rec_size);
     if (rc == 0)
         kv->st.cur.records++;
     return rc;
@@ -23,7 +29,7 @@ int kv_rb_group_alloc(struct strata_kv *kv, uint16_t kind, uint16_t *first)
     uint8_t h[2];
     int rc;
     strata_put_le16(h, kind);
-    if ((rc = kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, kv->st.nodes), h, 2)) != 0)
+    if ((rc = prog(kv, kv_node_off(kv, kv->st.nodes), h, 2)) != 0)
         return rc;
     *first = kv->st.nodes;
     kv->st.nodes = (uint16_t)(kv->st.nodes + (kind == KV_HDR_QUAD ? kv->group : 1u));
@@ -50,5 +56,5 @@ int kv_rb_node_append(struct strata_kv *kv, uint16_t node, unsigned slot, const 
     }
     for (i = 0; i < n; i++)
         strata_put_le16(b + 2u * i, vals[i]);
-    return kv_prog_part(kv, kv_cur(kv), kv_node_off(kv, node) + 2u * slot, b, 2u * n);
+    return prog(kv, kv_node_off(kv, node) + 2u * slot, b, 2u * n);
 }

@@ -78,10 +78,8 @@ static int undo_marks(struct strata_kv *kv, unsigned part)
     struct kv_obj o;
     int rc;
     kv_log_after(kv, &c);
-    while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
+    while ((rc = kv_log_mark(kv, &c, &o)) == 1) {
         uint32_t node = kv_mark_node(o.b);
-        if (o.b[0] != KV_OBJ_MARK)
-            continue;
         kv->restored.marks++;
         if ((rc = undo_node(kv, part, node, kv_mark_slot(o.b))) != 0)
             return rc;
@@ -149,7 +147,7 @@ int kv_restore(struct strata_kv *kv)
     unsigned part = kv_cur(kv);
     int rc;
     memset(&kv->restored, 0, sizeof kv->restored);
-    if ((rc = kv_undo_pending(kv)) != 0 || (rc = undo_marks(kv, part)) != 0 ||
+    if ((rc = kv_undo_entries(kv, NULL)) != 0 || (rc = undo_marks(kv, part)) != 0 ||
         (rc = undo_areas(kv, part)) != 0)
         return rc;
     /* step 4: zero the torn tail; appending goes on after it */

@@ -47,6 +47,19 @@ static int next_partition(struct strata_kv *kv, struct strata_kv_iter *it,
     return 0;
 }
 
+/* Slots [1, end) of a node that hold its own records. */
+static unsigned own_end(const struct strata_kv *kv, const struct kv_node *ni, int chain)
+{
+    (void)kv;
+    if (ni->child == 0)
+        return ni->w;
+    /* records end where the tail begins; after a regular (migrating) split the node's own
+     * pointers are stale, unless it was a chain split */
+    if (chain)
+        return ni->tail;
+    return KV_REGULAR(kv) ? 1u : ni->tail - KV_PIV(kv);
+}
+
 /* Make `node` the top of the stack (its box is it->box): count the visit, find where its
  * record slots end. */
 static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part, uint16_t node)
@@ -58,10 +71,10 @@ static int enter(struct strata_kv *kv, struct strata_kv_iter *it, unsigned part,
     if ((rc = kv_node_load(kv, part, node, &ni, 0)) != 0)
         return rc;
     TOP(it)->node = node;
-    TOP(it)->child = ni.child;
+    TOP(it)->child = (uint16_t)ni.child;
     TOP(it)->next = 0;
     it->slot = 1;
-    it->end = (uint8_t)kv_own_end(kv, &ni, ni.child && kv_is_chain(kv, &it->box, it->depth - 1u));
+    it->end = (uint8_t)own_end(kv, &ni, ni.child && kv_is_chain(kv, &it->box, it->depth - 1u));
     return 0;
 }
 
@@ -107,7 +120,6 @@ static int next_child(struct strata_kv *kv, struct strata_kv_iter *it, unsigned 
     if (top->child != 0) {
         if (kv_is_chain(kv, &it->box, it->depth - 1u))
             return enter(kv, it, part, top->child); /* same box: replace the top */
-        ni.pivot[0] = 0;
         if (KV_PIV(kv) && (rc = kv_node_load(kv, part, top->node, &ni, 0)) != 0)
             return rc;
         for (k = top->next; k < kv->group; k++) {
@@ -152,18 +164,16 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
             it->depth = 1;
             it->visits = recent ? s.records : 0u;
             it->end = s.mono;
-            if (recent)
-                continue;
-            part = kv_live_part(kv, walk_slot(kv, it));
             kv_domain(kv, &it->box);
-            rc = enter(kv, it, part, kv_io_root(kv, part));
-        } else if (recent) {
+        }
+        part = kv_live_part(kv, walk_slot(kv, it));
+        if (recent) {
             /* newest first: the partition's records from its newest down */
             if (it->visits == 0) {
                 it->depth = 0;
                 continue;
             }
-            rc = kv_rec_read(kv, kv_live_part(kv, it->part), it->visits--, out);
+            rc = kv_rec_read(kv, part, it->visits--, out);
             if (rc != 0) { /* 1: zeroed by a restore */
                 if (rc < 0)
                     return rc;
@@ -174,8 +184,10 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
             else if (matches(kv, &it->q, out))
                 return 1;
             continue;
+        }
+        if (it->visits == 0) { /* the partition's root is not entered yet */
+            rc = enter(kv, it, part, kv_io_root(kv, part));
         } else {
-            part = kv_live_part(kv, walk_slot(kv, it));
             if (TOP(it)->next == 0 && (rc = next_own(kv, it, part, out)) != 0)
                 return rc;
             rc = next_child(kv, it, part);
@@ -188,13 +200,10 @@ static int next_match(struct strata_kv *kv, struct strata_kv_iter *it,
 int strata_kv_scan_open(struct strata_kv *kv, struct strata_kv_iter *it,
                         const struct strata_kv_query *q)
 {
-    unsigned j;
+    /* (an inverted box is one that does not meet itself) */
     if (kv == NULL || it == NULL || q == NULL || !(kv->flags & KV_F_OPEN) ||
-        (q->has_time && q->t_lo > q->t_hi))
+        (q->has_time && q->t_lo > q->t_hi) || !kv_meets(kv, q->lo, q->hi, q->lo, q->hi))
         return STRATA_EINVAL;
-    for (j = 0; j < KV_DIMS(kv); j++)
-        if (q->lo[j] > q->hi[j])
-            return STRATA_EINVAL;
     memset(it, 0, sizeof *it);
     it->q = *q;
     it->gen = kv->gen;

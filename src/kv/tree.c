@@ -14,15 +14,31 @@ struct kv_plan {
     unsigned depth;         /* index of the target in path */
     struct strata_kv_box box;      /* the target's box */
     unsigned level;         /* quadrant splits above the target */
-    uint16_t w, live;       /* the target's first free slot and live records */
+    unsigned w, live;       /* the target's first free slot and live records */
     unsigned need;          /* nodes the put allocates */
 };
 
-static void push(struct kv_plan *p, uint16_t node)
+static void push(struct kv_plan *p, unsigned node)
 {
     if (p->depth + 1u < KV_PATH)
         p->depth++;
-    p->path[p->depth] = node;
+    p->path[p->depth] = (uint16_t)node;
+}
+
+/* One step down from an internal node toward values v: *node becomes the child, *b its box and
+ * *depth counts quadrant splits. ECORRUPT on a pivot that does not fit. */
+static int step(const struct strata_kv *kv, const struct kv_node *ni, const int16_t *v,
+                struct strata_kv_box *b, unsigned *depth, unsigned *node)
+{
+    unsigned k;
+    *node = ni->child; /* a chain node continues its parent's box */
+    if (kv_is_chain(kv, b, *depth))
+        return 0;
+    if (kv_child_box(kv, b, KV_PIV(kv) ? ni->pivot : NULL, v, &k, b) != 0)
+        return STRATA_ECORRUPT;
+    (*depth)++;
+    *node += k;
+    return 0;
 }
 
 /* To the leaf whose box holds v, reading only the tails of the internal nodes on the way. */
@@ -34,7 +50,7 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
     kv_domain(kv, &p->box);
     for (steps = 0; steps <= kv->max_nodes; steps++) {
         struct kv_node ni;
-        uint16_t next;
+        unsigned next;
         int rc = kv_node_load(kv, part, p->path[p->depth], &ni, 0);
         if (rc != 0)
             return rc;
@@ -43,7 +59,7 @@ static int descend(struct strata_kv *kv, unsigned part, const int16_t *v, struct
             p->live = ni.live;
             return 0;
         }
-        if ((rc = kv_step(kv, &ni, v, &p->box, &p->level, &next)) != 0)
+        if ((rc = step(kv, &ni, v, &p->box, &p->level, &next)) != 0)
             return rc;
         push(p, next);
     }
@@ -81,7 +97,9 @@ static int pass(struct strata_kv *kv, struct pass *ps, unsigned part, uint16_t n
         r.payload = NULL;
         if ((rc = kv_rec_read(kv, part, ptr, &r)) != 0)
             return rc < 0 ? rc : STRATA_ECORRUPT;
-        if (!kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
+        /* (a leaf's own records all lie in its box; a regular split's pass reads the original
+         * leaf again for each child it fills) */
+        if (KV_REGULAR(kv) && !kv_meets(kv, ps->box->lo, ps->box->hi, r.v, r.v))
             continue;
         for (j = 0; j < KV_DIMS(kv); j++)
             ps->sum[j] += r.v[j];
@@ -108,8 +126,9 @@ static void make_pivot(const struct strata_kv *kv, const struct strata_kv_box *b
 {
     unsigned j;
     (void)kv;
-    for (j = 0; j < KV_DIMS(kv); j++) {
-        int32_t lo = b->lo[j], hi = b->hi[j], q = (hi - lo) / 4, p = lo + (hi - lo) / 2;
+    for (j = 0; j < KV_DIMS(kv); j++) { /* (hi >= lo: the quarter and half as unsigned) */
+        int32_t lo = b->lo[j], hi = b->hi[j], q = (int32_t)((uint32_t)(hi - lo) >> 2),
+                p = lo + (int32_t)((uint32_t)(hi - lo) >> 1);
         if (ps->n)
             p = (int32_t)(((uint32_t)(ps->sum[j] + 32768 * (int32_t)ps->n)) / ps->n) - 32768;
         if (p < lo + q)
@@ -144,8 +163,9 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             pivot = tail;
             n = KV_DIMS(kv);
         }
-        p->need += chain ? 1u : kv->group;
-        if (!dry && (rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
+        if (dry)
+            p->need += chain ? 1u : kv->group;
+        else if ((rc = kv_io_group_alloc(kv, chain ? KV_HDR_CHAIN : KV_HDR_QUAD, &g)) != 0)
             return rc;
         if (!chain) {
             if (kv_child_box(kv, &p->box, pivot, v, &k, &child) != 0)
@@ -166,8 +186,8 @@ static int split(struct strata_kv *kv, struct kv_plan *p, const int16_t *v, int 
             p->box = child;
             p->level++;
         }
-        push(p, (uint16_t)(g + k));
-        p->w = (uint16_t)(1u + ps.cnt[k]);
+        push(p, g + k);
+        p->w = 1u + ps.cnt[k];
         /* a regular split may fill the child: split it too (its records are read again from
          * the original leaf, restricted to the child's box) */
         if (chain || !regular || ps.cnt[k] < kv->node_cap)

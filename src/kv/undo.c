@@ -11,25 +11,11 @@ static uint32_t data_unit(const struct strata_kv *kv)
     return kv->log_units;
 }
 
-static uint32_t hdr_addr(const struct strata_kv *kv)
-{
-    return kv_unit_addr(kv, kv->log_units + 1u);
-}
-
 /* CRC of an entry's bytes but its done byte (programmed later) and its CRC. */
 static uint32_t entry_crc(const uint8_t *e)
 {
     return strata_crc32(strata_crc32(0, e, KV_UNDO_DONE), e + KV_UNDO_UNIT,
                         KV_UNDO_CRC - KV_UNDO_UNIT);
-}
-
-/* Bytes of the image up to its last programmed one. */
-static uint32_t used(const struct strata_kv *kv, const uint8_t *img)
-{
-    uint32_t n = kv->unit_size;
-    while (n > 0 && img[n - 1u] == 0xFF)
-        n--;
-    return n;
 }
 
 /* Program the image into `unit` (relative to first_unit), skipping its erased bytes (each stays
@@ -47,19 +33,19 @@ static int write_back(struct strata_kv *kv, uint32_t unit, uint8_t *img, uint32_
 }
 
 /* Walk the HDR entries up to the first erased one. With `at` NULL, complete every pending one
- * (done byte still 0xFF); else set *at to where the next entry goes, erasing HDR when it is full
- * or holds a torn entry (no entry is pending then: restores complete them first). */
-static int entries(struct strata_kv *kv, uint32_t *at)
+ * (done byte still 0xFF); else set *at to where the next entry goes (a device address), erasing
+ * HDR when it is full or holds a torn entry (no entry is pending then: restores complete them
+ * first). */
+int kv_undo_entries(struct strata_kv *kv, uint32_t *at)
 {
     uint8_t e[KV_UNDO_LEN], *img = kv->buf;
-    uint32_t a, first = kv_part_unit(kv, 0), unit, i, ff;
+    uint32_t a, first = kv_part_unit(kv, 0), unit;
+    uint32_t hdr = kv_unit_addr(kv, kv->log_units + 1u); /* the HDR unit */
     int rc;
-    for (a = 0; a + KV_UNDO_LEN <= kv->unit_size; a += KV_UNDO_LEN) {
-        if ((rc = kv_fread(kv, hdr_addr(kv) + a, e, KV_UNDO_LEN)) != 0)
+    for (a = hdr; a + KV_UNDO_LEN <= hdr + kv->unit_size; a += KV_UNDO_LEN) {
+        if ((rc = kv_fread(kv, a, e, KV_UNDO_LEN)) != 0)
             return rc;
-        for (i = 0, ff = 0xFF; i < KV_UNDO_LEN; i++)
-            ff &= e[i];
-        if (ff == 0xFF) {
+        if (kv_used(e, KV_UNDO_LEN) == 0) {
             if (at)
                 *at = a;
             return 0;
@@ -78,18 +64,13 @@ static int entries(struct strata_kv *kv, uint32_t *at)
             return rc;
         if (strata_crc32(0, img, kv->unit_size) != strata_get_le32(e + KV_UNDO_IMAGE))
             return STRATA_ECORRUPT;
-        if ((rc = write_back(kv, unit, img, hdr_addr(kv) + a)) != 0)
+        if ((rc = write_back(kv, unit, img, a)) != 0)
             return rc;
     }
     if (at == NULL)
         return 0;
-    *at = 0;
+    *at = hdr;
     return kv_ferase(kv, kv->cfg->first_unit + kv->log_units + 1u);
-}
-
-int kv_undo_pending(struct strata_kv *kv)
-{
-    return entries(kv, NULL);
 }
 
 static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
@@ -98,17 +79,18 @@ static int save_and_write(struct strata_kv *kv, uint32_t unit, uint8_t *img)
     uint8_t e[KV_UNDO_LEN];
     int rc;
     if ((rc = kv_unit_clean(kv, data_unit(kv))) != 0 ||
-        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img, used(kv, img))) != 0 ||
-        (rc = entries(kv, &at)) != 0)
+        (rc = kv_fprog(kv, kv_unit_addr(kv, data_unit(kv)), img,
+                       kv_used(img, kv->unit_size))) != 0 ||
+        (rc = kv_undo_entries(kv, &at)) != 0)
         return rc;
     e[KV_UNDO_TAG] = 'U';
     e[KV_UNDO_DONE] = 0xFF;
     strata_put_le16(e + KV_UNDO_UNIT, unit);
     strata_put_le32(e + KV_UNDO_IMAGE, strata_crc32(0, img, kv->unit_size));
     strata_put_le32(e + KV_UNDO_CRC, entry_crc(e));
-    if ((rc = kv_fprog(kv, hdr_addr(kv) + at, e, KV_UNDO_LEN)) != 0)
+    if ((rc = kv_fprog(kv, at, e, KV_UNDO_LEN)) != 0)
         return rc;
-    return write_back(kv, unit, img, hdr_addr(kv) + at);
+    return write_back(kv, unit, img, at);
 }
 
 /* Erase [lo, hi) (partition offsets) in the image of the unit at `base`; 1 if that changed it. */
@@ -133,14 +115,16 @@ int kv_undo_unit(struct strata_kv *kv, unsigned part, uint32_t unit, uint32_t lo
     int changed, rc;
     if ((rc = kv_read_part(kv, part, base, img, kv->unit_size)) != 0)
         return rc;
-    changed = drop(kv, img, base, lo, hi);
-    /* and what every mark says was written after the checkpoint, so that one rebuild serves all
-     * the unit's marked nodes (restore.c checked the marks) */
+    /* [lo, hi), then what every mark says was written after the checkpoint, so that one
+     * rebuild serves all the unit's marked nodes (restore.c checked the marks) */
     kv_log_after(kv, &c);
-    while ((rc = kv_log_walk(kv, &c, &o)) == 1) {
-        uint32_t off = kv_node_off(kv, kv_mark_node(o.b));
-        if (o.b[0] == KV_OBJ_MARK)
-            changed |= drop(kv, img, base, off + 2u * kv_mark_slot(o.b), off + kv->node_size);
+    for (changed = 0;;) {
+        changed |= drop(kv, img, base, lo, hi);
+        if ((rc = kv_log_mark(kv, &c, &o)) != 1)
+            break;
+        lo = kv_node_off(kv, kv_mark_node(o.b));
+        hi = lo + kv->node_size;
+        lo += 2u * kv_mark_slot(o.b);
     }
     if (rc < 0)
         return rc;
