@@ -56,11 +56,18 @@ int fs_slot_ok(const uint8_t *s, uint32_t page, uint32_t i)
     return slot_codec((uint8_t *)(uintptr_t)s, page, i, 0, 0, 0);
 }
 
-/* Data bytes the tail may hold (from its base) while keeping the erased slot places the search
- * relies on: the next two slots (a commit and close's seal) and a quarter more. */
+/* Bytes at the tail's end kept for slots: those written, the next two (a commit and close's
+ * seal) and a quarter more erased places, which the slot search relies on. */
+static uint32_t slot_area(const struct strata_fs_file *f)
+{
+    uint32_t s = f->slots;
+    return FS_SLOT * (s + 3 + (s + 1) / 4);
+}
+
+/* Data bytes the tail may hold (from its base) beside its slot area. */
 uint32_t fs_room(const struct strata_fs_file *f)
 {
-    uint32_t s = f->slots, need = FS_SLOT * (s + 3 + (s + 1) / 4);
+    uint32_t need = slot_area(f);
     return f->tail_cap > need ? f->tail_cap - need : 0;
 }
 
@@ -111,7 +118,11 @@ static void set_tail(struct strata_fs *fs, struct strata_fs_file *f, const struc
 }
 
 /* The tail's committed state: the first blank slot (probes 0, 1, 2, 3, 4, 6, 8, 11, ...: each a
- * quarter further, then bisection), then the last valid slot before it. */
+ * quarter further, then bisection), then the last valid slot before it. Bytes a truncation or a
+ * cut left past the committed length can fill the erased places the probes rely on; the search
+ * then stops later (at most at the end of the tail), still past every slot written, so the last
+ * valid slot is still the committed state, and the next commit, finding no room, grows the
+ * chain (FS-14). */
 static int load_slots(struct strata_fs *fs, struct strata_fs_file *f)
 {
     uint8_t s[FS_SLOT];
@@ -289,14 +300,18 @@ int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint3
 
 /* Program the tail's next `copies` length slots (len, used) in one program (two: a commit and
  * close's seal, identical so that either survives damage to the other). FS_COPY when the tail
- * has no room for them or their place is not erased. */
+ * has no room for them or their place is not erased. The slot area and the data must fit the
+ * tail together: fs_room alone reads 0 both for a tail just full and for one whose slot area
+ * is larger than the tail, where slots would be programmed before its data area, over its
+ * header's links (fuzz finding FS-14: bytes a truncation or a cut left past the committed
+ * length fill the erased places the search relies on, so it counts every place as a slot). */
 int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
                 uint32_t copies)
 {
     uint8_t s[2 * FS_SLOT];
     uint32_t end = fs_max(f->data_end == FS_NONE ? f->committed_len : f->data_end, f->tail_base);
     int rc;
-    if (f->slots >= 0xFFF0 || end - f->tail_base > fs_room(f))
+    if (f->slots >= 0xFFF0 || end - f->tail_base + slot_area(f) > f->tail_cap)
         return FS_COPY;
     slot_codec(s + FS_SLOT, f->tail, f->slots, 1, len, used);
     slot_codec(s, f->tail, f->slots + 1u, 1, len, used);

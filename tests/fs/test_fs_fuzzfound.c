@@ -18,7 +18,12 @@
  *   - FS-13: retaken_place_is_not_programmed_again: on msp430f5529 (row-time rule on) an append
  *     a power loss left uncommitted had programmed its place; the place still read erased (0xFF
  *     data) or already held the bytes (the same data), so the next appends took it again and
- *     programmed the same row until it passed its 16 ms between erases (STRATA_EVIOLATION).
+ *     programmed the same row until it passed its 16 ms between erases (STRATA_EVIOLATION);
+ *   - FS-14: truncated_bytes_in_the_slot_area_stay_out_of_the_header: bytes a truncation left
+ *     past the committed length lay in the erased slot places the slot search relies on, so the
+ *     search counted every place of the tail as a slot, and the next commit programmed its two
+ *     length slots before the tail's data area, over its header's continuation link: the commit
+ *     returned 0 and the file kept its old length.
  */
 #include <stdio.h>
 #include <string.h>
@@ -406,6 +411,67 @@ static void retaken_place_is_not_programmed_again(void **state)
     }
 }
 
+/* One open-modify-close session on "a" after a reboot: truncate to size. */
+static void truncate_after_reboot(struct tfs *t, uint32_t size)
+{
+    struct strata_fs_file f;
+    assert_int_equal(tfs_remount(t), 0);
+    assert_int_equal(strata_fs_open(&t->fs, &f, "a", STRATA_FS_READ | STRATA_FS_WRITE), 0);
+    assert_int_equal(strata_fs_truncate(&t->fs, &f, size), 0);
+    assert_int_equal(strata_fs_close(&t->fs, &f), 0);
+}
+
+/* FS-14. A file continues in a second extent (its tail), which takes 8 length slots (the
+ * growth's first one and 7 syncs); an append then fills exactly the data room left beside its
+ * slot area (slots 8 to 12: the next two and a quarter more), and a truncation to 6 bytes,
+ * below the tail's base, is closed (slots 8 and 9): the bytes past the new length stay on flash
+ * from slot place 13 on. After a reboot the file's end is its committed length, so a second
+ * truncation's close takes places 10 and 11; place 12 is the last erased one. After the next
+ * reboot the slot search (probes 11, then 14, in the old bytes) found no erased place and
+ * counted all of them as slots; with the file's end below the tail's base the room check saw no
+ * data, and the third truncation's close programmed its two slots before the tail's data area,
+ * over its header's continuation link: close returned 0 and the file still read 5 bytes. Now a
+ * commit whose slot area does not fit the tail continues the file in a new extent. */
+static void truncated_bytes_in_the_slot_area_stay_out_of_the_header(void **state)
+{
+    static uint8_t data[4096];
+    struct strata_fs_file_config fc = {64, NULL, 0};
+    struct strata_fs_file f;
+    struct strata_fs_stat st;
+    struct tfs t;
+    uint32_t i, room;
+    (void)state;
+    tfs_init(&t, "w25q128", 4, 14);
+    fill(data, sizeof data, 14);
+    assert_int_equal(strata_fs_opencfg(&t.fs, &f, "a", STRATA_FS_READ | STRATA_FS_WRITE |
+                                                        STRATA_FS_CREATE, &fc),
+                     0);
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+    room = st.capacity; /* the first extent's room: a byte more continues the file */
+    assert_true(room > 8 && room < 1024);
+    assert_int_equal(strata_fs_write(&t.fs, &f, data, room + 1), (int32_t)(room + 1));
+    for (i = 0; i < 7; i++) {
+        assert_int_equal(strata_fs_sync(&t.fs, &f), 0);
+        assert_int_equal(strata_fs_write(&t.fs, &f, data + room + 1 + i, 1), 1);
+    }
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+    print_message("%u bytes, room to %u beside the tail's 8 slots\n", (unsigned)(room + 8),
+                  (unsigned)st.capacity);
+    assert_true(st.capacity > room + 8 && st.capacity <= sizeof data);
+    assert_int_equal(strata_fs_write(&t.fs, &f, data + room + 8, st.capacity - room - 8),
+                     (int32_t)(st.capacity - room - 8));
+    assert_int_equal(strata_fs_truncate(&t.fs, &f, 6), 0);
+    assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+    truncate_after_reboot(&t, 5);
+    truncate_after_reboot(&t, 4);
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+    assert_int_equal(st.size, 4);
+    assert_int_equal(tfs_remount(&t), 0);
+    tfs_assert_file(&t, "a", data, 4);
+    tfs_assert_clean(&t);
+    tfs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +482,7 @@ int main(void)
         cmocka_unit_test(write_under_logged_records_past_the_length),
         cmocka_unit_test(damaged_link_stays_inside_the_region),
         cmocka_unit_test(retaken_place_is_not_programmed_again),
+        cmocka_unit_test(truncated_bytes_in_the_slot_area_stay_out_of_the_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
