@@ -231,7 +231,6 @@ int bt_map_slot(const struct strata_btree *bt, uint32_t key);
 
 /* The next page to program. */
 int bt_head_take(struct strata_btree *bt, uint32_t *page);
-uint32_t bt_run(const struct strata_btree *bt);
 /* NAND: a program failed in the head's block: the head goes to the next block. */
 void bt_vm_abandon(struct strata_btree *bt);
 /* NAND: count the pages of bad blocks in the run (format). */
@@ -240,12 +239,15 @@ void bt_vm_count_bad(struct strata_btree *bt);
 void bt_vm_freed(struct strata_btree *bt, uint32_t pg);
 /* Before an operation: room in the mapping table and erased pages for one operation. */
 int bt_vm_prepare(struct strata_btree *bt);
+/* Erased pages of the run a commit can take (the pinned and bad ones left out). */
+uint32_t bt_vm_usable(const struct strata_btree *bt);
 int bt_reduce(struct strata_btree *bt);
 /* Erase the segments ahead of the head that hold no live page (after mount). */
 int bt_vm_reserve(struct strata_btree *bt);
 #else
-/* A build without VMTREE: never called (every call sits behind a bt_is() that is constant
- * there); these keep unoptimised builds linking and cost nothing in optimised ones. */
+/* A one-variant build without VMTREE (STRATA_BTREE_ONLY_*): every call sits behind a bt_is()
+ * that is constant false there, so the compiler drops it; these definitions let unoptimised
+ * builds link and cost nothing in optimised ones. */
 static inline uint32_t bt_map_get(const struct strata_btree *bt, uint32_t key)
 {
     (void)bt;
@@ -274,7 +276,7 @@ static inline int bt_head_take(struct strata_btree *bt, uint32_t *page)
     (void)bt, (void)page;
     return STRATA_EINVAL;
 }
-static inline uint32_t bt_run(const struct strata_btree *bt)
+static inline uint32_t bt_vm_usable(const struct strata_btree *bt)
 {
     (void)bt;
     return 0;
@@ -335,7 +337,8 @@ int bt_ow_kill(struct strata_btree *bt, unsigned b, const uint8_t *key, int flus
 /* Remove parent b's entry i (all its copies) and write the parent now. */
 int bt_ow_unlink(struct strata_btree *bt, unsigned b, uint32_t i);
 #else
-/* A build without OW: never called (behind a constant bt_is()), as the VMTREE stubs above. */
+/* A one-variant build without OW: as for VMTREE above, every call sits behind a bt_is() that
+ * is constant false there; these definitions only let unoptimised builds link. */
 static inline int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b,
                                  const uint8_t *e)
 {

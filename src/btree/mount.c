@@ -561,6 +561,18 @@ static int vm_scan(struct strata_btree *bt, uint32_t *base)
     return 0;
 }
 
+/* The refresh's commit; a copy of a CLEAN root alone is CLEAN (the scan window restarts). */
+static int refresh_commit(struct strata_btree *bt, uint8_t clean)
+{
+    int rc;
+    bt->flags |= clean;
+    rc = bt_commit(bt);
+    bt->flags &= (uint8_t)~CTX_CLEAN;
+    if (clean && rc == 0)
+        bt->since_clean = 0;
+    return rc;
+}
+
 /* NAND: the last commit's page may be the one a cut interrupted late in its program (pages after
  * it, if any, belong to a cut commit, possibly a recovery's): it reads well now but its weak
  * cells fail after a few more reads. Write its node
@@ -575,21 +587,9 @@ static int vm_scan(struct strata_btree *bt, uint32_t *base)
  * Every mount on NAND takes space (the rest of the newest block and this page), so it first
  * gives back what it takes, as an operation does: garbage collection up to the run's target and
  * a reduction when the scan window is full (bt_vm_prepare). Their first commit carries the
- * rewrite (a CLEAN page's copy is committed alone before them when the run has a page: BTREE-3);
- * a region too full for them still gets the rewrite when a page is left. Without that, a node rebooting again and
- * again filled the region with these pages (fuzz finding BTREE-2). */
-/* The refresh's commit; a copy of a CLEAN root alone is CLEAN (the scan window restarts). */
-static int refresh_commit(struct strata_btree *bt, uint8_t clean)
-{
-    int rc;
-    bt->flags |= clean;
-    rc = bt_commit(bt);
-    bt->flags &= (uint8_t)~CTX_CLEAN;
-    if (clean && rc == 0)
-        bt->since_clean = 0;
-    return rc;
-}
-
+ * rewrite (a CLEAN page's copy is committed alone before them when the run has a page:
+ * BTREE-3); a region too full for them still gets the rewrite when a page is left. Without
+ * that, a node rebooting again and again filled the region with these pages (BTREE-2). */
 static int vm_refresh(struct strata_btree *bt, uint32_t base)
 {
     uint32_t seq;
@@ -609,7 +609,7 @@ static int vm_refresh(struct strata_btree *bt, uint32_t base)
     /* the copy of a CLEAN page goes alone, CLEAN, before the preparation when the run has a
      * page for it: its BARRIER voids the page where recovery's scan stopped, so the copy must be
      * where the next one stops (in a commit with the preparation's moves it would not be CLEAN) */
-    if (clean && bt_run(bt) > (uint32_t)bt->pinned + bt->bad) {
+    if (clean && bt_vm_usable(bt) > 0) {
         if ((rc = refresh_commit(bt, clean)) != 0)
             return rc;
         clean = 0;

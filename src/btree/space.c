@@ -58,7 +58,7 @@ static int paged(const struct strata_btree *bt)
     return bt->seg == 1u;
 }
 
-uint32_t bt_run(const struct strata_btree *bt)
+static uint32_t run(const struct strata_btree *bt)
 {
     return ((uint32_t)bt->tail + bt->pages - bt->head) % bt->pages;
 }
@@ -67,7 +67,7 @@ int bt_head_take(struct strata_btree *bt, uint32_t *page)
 {
     uint32_t k, pg;
     int rc;
-    for (k = 0; k < bt->pages && (paged(bt) || bt_run(bt) > 0); k++) {
+    for (k = 0; k < bt->pages && (paged(bt) || run(bt) > 0); k++) {
         pg = bt->head;
         bt->head = (uint16_t)(pg + 1u == bt->pages ? 0u : pg + 1u);
         if (bt->head == 0)
@@ -251,10 +251,10 @@ static uint32_t target(const struct strata_btree *bt)
     return 3u * bt->seg + floor_pages(bt) + (paged(bt) ? 0u : bt_op_pages(bt));
 }
 
-/* Usable pages of the run (segment mode). */
-static uint32_t usable(const struct strata_btree *bt)
+/* Erased pages of the run a commit can take (the pinned and bad ones left out). */
+uint32_t bt_vm_usable(const struct strata_btree *bt)
 {
-    uint32_t r = bt_run(bt), skip = (uint32_t)bt->pinned + bt->bad;
+    uint32_t r = run(bt), skip = (uint32_t)bt->pinned + bt->bad;
     return r > skip ? r - skip : 0u;
 }
 
@@ -275,16 +275,16 @@ int bt_vm_prepare(struct strata_btree *bt)
             return bt->nwritten + w > LIST_CAP ? bt_commit(bt) : 0;
         }
         /* a reduction also frees the addresses skipped as keys */
-        if ((full || bt->pinned > bt->seg / 2u) && usable(bt) >= floor_pages(bt)) {
+        if ((full || bt->pinned > bt->seg / 2u) && bt_vm_usable(bt) >= floor_pages(bt)) {
             if ((rc = bt_reduce(bt)) != 0)
                 return rc;
             continue;
         }
-        if (usable(bt) >= target(bt))
+        if (bt_vm_usable(bt) >= target(bt))
             return 0;
         /* moving the next segment's live pages must leave the floor */
         if (bt->adds + bt->seg + w > bt->cfg->map_entries ||
-            usable(bt) < seg_count(bt, bt->tail, 0) + floor_pages(bt))
+            bt_vm_usable(bt) < seg_count(bt, bt->tail, 0) + floor_pages(bt))
             return STRATA_ENOSPC;
         if ((rc = gc_next(bt)) != 0)
             return rc;
@@ -307,7 +307,7 @@ int bt_vm_reserve(struct strata_btree *bt)
      * operation's reduction moves the window on */
     clean = ((uint32_t)bt->head + 2u * bt->pages - bt->since_clean - 1u) % bt->pages;
     clean -= clean % bt->seg;
-    for (k = 0; k < bt->pages / bt->seg && usable(bt) < target(bt); k++) {
+    for (k = 0; k < bt->pages / bt->seg && bt_vm_usable(bt) < target(bt); k++) {
         if (seg_count(bt, bt->tail, 0) != 0 || bt->tail == clean)
             break; /* left to garbage collection */
         if ((rc = extend(bt)) != 0)
