@@ -37,7 +37,7 @@ import sys
 # goal the code does not meet yet, the budget is the current figure (no growth) and the why says
 # which issue lowers it.
 BUDGETS = {
-    ("fs", "cortex-m0plus", "text"): (11400, "issue 9's 6.5 KB not met: format 2 (continuations, checked programs, damage-proof fields, write-back buffer, name filter), then the fuzz fixes and unchecked programs where this context erased (fs2 third pass, +306 B); docs/fs.md has the per-function table and what 6.5 KB would cost"),
+    ("fs", "cortex-m0plus", "text"): (11446, "issue 9's 6.5 KB not met: format 2 (continuations, checked programs, damage-proof fields, write-back buffer, name filter), then the fuzz fixes and unchecked programs where this context erased (fs2 third pass, +306 B); +46 B for FS-15/16/17 (sixth pass: strict program check, errors of dropped children, continuation base); docs/fs.md has the per-function table and what 6.5 KB would cost"),
     ("fs", "cortex-m0plus", "static_ram"): (0, "no static RAM: all state in the context"),
     ("fs", "cortex-m0plus", "stack"): (700, "issue 9: every public call within 700 B, through fs's own pointers"),
     ("kv", "cortex-m0plus", "text"): (9614, "issue 10's 8 KB not met: 10,422 -> 10,022 B by "

@@ -241,7 +241,8 @@ static int seek_extent(struct strata_fs *fs, struct strata_fs_file *f, uint32_t 
 
 /* Read [off, off+n) of the file's current content: the extents' bytes (nothing past the tail's
  * end: a copy reads only what is on flash), then every log record over the range, oldest
- * first, so the newest wins. */
+ * first, so the newest wins. Each extent holds its share of the file ([base, next base)): the
+ * growth keeps it so (FS-17). */
 int fs_pread(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n)
 {
@@ -266,15 +267,21 @@ int fs_child(struct strata_fs *fs, struct fs_hdr *h, uint32_t owner, uint32_t se
     return fs_create(fs, h, NULL);
 }
 
-/* Continue the file in a new extent holding the file offsets from `base` (at or past every
+/* Continue the file in a new extent for `need` bytes at file offset `at` (at or past every
  * committed and programmed byte): as large as the file so far (so a chain stays short), at
- * least `need` bytes, halving towards that when nothing so large is free. Its first slot
- * restates the committed state; the link from the tail is the commit point. */
-int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint32_t need)
+ * least that, halving towards it when nothing so large is free. Its base (the file offset it
+ * starts at) is `at`, but never past the tail's end: where the micro log raised the in-place
+ * end beyond the tail (a record larger than the tail's room), the new extent holds the bytes
+ * between too (left erased: the log's records hold them), so that every extent holds exactly
+ * its share of the file, [base, next base), as reads assume (fuzz finding FS-17: they read the
+ * share past the tail's pages, beyond the region's end when the tail was its last page). Its
+ * first slot restates the committed state; the link from the tail is the commit point. */
+int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t at, uint32_t need)
 {
     struct fs_hdr h;
     uint8_t s[FS_SLOT];
-    uint32_t min = pages_for(fs, need), pages = fs_max(min, pages_for(fs, base)), seq;
+    uint32_t base = fs_min(at, f->tail_base + f->tail_cap), seq;
+    uint32_t min = pages_for(fs, need + at - base), pages = fs_max(min, pages_for(fs, base));
     int rc;
     if ((rc = fs_hdr_read(fs, f->tail, &h)) != HDR_VALID)
         return rc < 0 ? rc : STRATA_ECORRUPT;
@@ -292,8 +299,9 @@ int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint3
                 0 &&
             (rc = fs_link_write(fs, f->tail, O_NEXT(fs->cfg.name_max), h.page)) == 0)
             set_tail(fs, f, &h, base, 1);
-        else if (rc == STRATA_ECORRUPT)
-            fs_set_state(fs, h.page, 0); /* never linked: gone now rather than at mount */
+        else if (rc == STRATA_ECORRUPT && (rc = fs_set_state(fs, h.page, 0)) == 0)
+            rc = STRATA_ECORRUPT; /* never linked: gone now rather than at mount (a power cut
+                                     there is STRATA_EPOWER, never lost: FS-16) */
     }
     return rc;
 }

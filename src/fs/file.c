@@ -63,14 +63,15 @@ int strata_fs_open(struct strata_fs *fs, struct strata_fs_file *f, const char *n
 int strata_fs_close(struct strata_fs *fs, struct strata_fs_file *f)
 {
     struct strata_fs_file **p;
-    int rc;
+    int rc, r;
     if (!handle_ok(fs, f, 0))
         return STRATA_EBADF;
     rc = fs_commit(fs, f, 1);
     /* A copy this handle made and could not commit (its first slot unwritten) must not outlive
      * the handle beside the file it copies (fuzz finding FS-6). */
-    if (rc < 0 && f->page != f->committed_page && f->slots == 0 && fs->mounted == FS_MOUNTED)
-        (void)fs_obsolete(fs, f->page);
+    if (rc < 0 && f->page != f->committed_page && f->slots == 0 && fs->mounted == FS_MOUNTED &&
+        (r = fs_obsolete(fs, f->page)) != 0)
+        rc = r; /* a power cut there is STRATA_EPOWER (FS-16) */
     for (p = &fs->open; *p != f; p = &(*p)->next)
         ;
     *p = f->next;

@@ -85,7 +85,13 @@ static inline uint32_t fs_max(uint32_t a, uint32_t b)
 }
 
 /* io.c: addresses, the device funnel, sector markers */
-enum { DEV_READ, DEV_PROG, DEV_ERASE, DEV_SYNC, DEV_PROG_ERASED /* unchecked: known erased */ };
+/* Programs from DEV_PROG on are checked (see fs_dev): DEV_PROG lands on bytes meant to be
+ * erased; DEV_PROG_OVER updates a one-way field in place (a state, a log entry's mark or void, a
+ * retired marker), clearing further bits of what is there. (This order compiles smallest.) */
+enum {
+    DEV_SYNC, DEV_ERASE, DEV_PROG_ERASED /* unchecked: known erased */, DEV_READ, DEV_PROG,
+    DEV_PROG_OVER
+};
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n);
 uint32_t fs_page_u(const struct strata_fs *fs, uint32_t page);
 uint32_t fs_data_u(const struct strata_fs *fs, uint32_t page);
@@ -93,6 +99,7 @@ uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes);
 uint32_t fs_page_left(const struct strata_fs *fs, uint32_t u);
 int fs_read(struct strata_fs *fs, uint32_t u, void *buf, uint32_t n);
 int fs_prog(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n);
+int fs_prog_over(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n);
 int fs_blank(const uint8_t *p, uint32_t n);
 int fs_marker(struct strata_fs *fs, uint32_t sector, uint32_t *first);
 int fs_marker_claim(struct strata_fs *fs, uint32_t sector, uint32_t first);
@@ -155,7 +162,7 @@ int fs_slot_ok(const uint8_t *s, uint32_t page, uint32_t i);
 uint32_t fs_room(const struct strata_fs_file *f);
 int fs_pread(struct strata_fs *fs, struct strata_fs_file *f, uint32_t off, uint8_t *buf,
              uint32_t n);
-int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t base, uint32_t need);
+int fs_grow(struct strata_fs *fs, struct strata_fs_file *f, uint32_t at, uint32_t need);
 int fs_put_slot(struct strata_fs *fs, struct strata_fs_file *f, uint32_t len, uint32_t used,
                 uint32_t copies);
 int fs_commit(struct strata_fs *fs, struct strata_fs_file *f, int seal);

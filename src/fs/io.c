@@ -3,10 +3,12 @@
  * sector), the one funnel to the flash wrappers, reads and programs split at sector boundaries,
  * and the sector markers.
  *
- * Every program is checked first: the bytes it lands on must allow it (no bit it leaves at 1 is
- * already 0), else STRATA_ECORRUPT and nothing is programmed. After a power cut or on a damaged
- * image, space the file system believes erased may hold stray bits; a real chip would AND them
- * silently into the new data.
+ * Every program is checked first, else STRATA_ECORRUPT and nothing is programmed: a program
+ * onto space meant to be erased changes only bytes that are erased (a byte may already hold its
+ * new value); an update of a one-way field leaves no bit at 1 that is already 0. After a power
+ * cut or on a damaged image, space the file system believes erased may hold stray bits; a real
+ * chip would AND them silently into the new data, and programming them again costs an MCU
+ * flash row time (fuzz finding FS-15).
  */
 #include "fs_internal.h"
 
@@ -54,30 +56,35 @@ uint32_t fs_pages_for(const struct strata_fs *fs, uint32_t bytes)
 /* The one place the file system reaches the flash contract's checked wrappers. A power loss or a
  * device failure leaves the context stale: every call but mount is refused until remounted, and
  * nothing reaches the device before (whatever the call that saw the failure does next). A
- * program is checked first, 32 bytes at a time (see the top), ends after the last byte that
+ * program is checked first, 24 bytes at a time (see the top), ends after the last byte that
  * differs from what the flash holds and is not made when none does: programming a byte to the
  * value it holds is a no-op on NOR, but an MCU flash still counts the time against the row's
  * limit between erases (fuzz finding FS-13: a place an append a cut left uncommitted had
  * programmed with 0xFF still read erased, and was taken and programmed again and again). A
  * program into the range this context erased (DEV_PROG_ERASED) is made whole, once: the range
- * moves past it. (The flash pointer is read from the context at each use: kept in a local, it
- * cost a stack slot in the frame every public call's deepest path ends in.) */
+ * moves past it. A byte that differs must be erased, unless the program updates a one-way
+ * field (DEV_PROG_OVER): a place a cut left programmed (an append, a log record the cut left
+ * uncommitted) is never programmed over, even with bytes that only clear bits, so no byte is
+ * programmed twice where it should have been once (fuzz finding FS-15: on an MCU flash, after
+ * two cuts, a third program of such a place passed the row's time limit). (The flash pointer
+ * is read from the context at each use: kept in a local, it cost a stack slot in the frame
+ * every public call's deepest path ends in.) */
 int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
 {
-    uint8_t b[32], *p = buf;
+    uint8_t b[24], *p = buf; /* 24, not 32: the FS-15 check took 8 bytes of this frame */
     uint32_t i, j, c, hi = 0;
     int rc = fs->mounted == FS_STALE ? STRATA_EIO : 0;
-    for (i = 0; op == DEV_PROG && rc == 0 && i < n; i += c) {
+    for (i = 0; op >= DEV_PROG && rc == 0 && i < n; i += c) {
         c = fs_min(n - i, sizeof b);
         rc = strata_flash_read(fs->cfg.flash, addr + i, b, c);
-        for (j = 0; rc == 0 && j < c; j++) {
-            if ((p[i + j] & ~b[j]) != 0)
-                return STRATA_ECORRUPT;
-            if (p[i + j] != b[j])
+        for (j = 0; rc == 0 && j < c; j++)
+            if (p[i + j] != b[j]) {
+                if (((op == DEV_PROG ? 0xFFu : p[i + j]) & ~b[j] & 0xFFu) != 0)
+                    return STRATA_ECORRUPT;
                 hi = i + j + 1;
-        }
+            }
     }
-    if (op == DEV_PROG && rc == 0) {
+    if (op >= DEV_PROG && rc == 0) {
         if (hi == 0)
             return 0; /* the flash holds it already */
         n = hi;
@@ -103,7 +110,7 @@ static int io(struct strata_fs *fs, int op, uint32_t u, uint8_t *p, uint32_t n)
     int rc = 0;
     if (u > end || n > end - u)
         return STRATA_ECORRUPT; /* never outside the region it was given (FS-12) */
-    if (op == DEV_PROG && u >= fs->erased_lo && u + n <= fs->erased_hi)
+    if (op >= DEV_PROG && u >= fs->erased_lo && u + n <= fs->erased_hi)
         op = DEV_PROG_ERASED;
     if (op != DEV_READ && u < fs->erased_hi && u + n > fs->erased_lo)
         fs->erased_lo = u + n;
@@ -125,6 +132,11 @@ int fs_read(struct strata_fs *fs, uint32_t u, void *buf, uint32_t n)
 int fs_prog(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
 {
     return io(fs, DEV_PROG, u, (uint8_t *)(uintptr_t)buf, n);
+}
+
+int fs_prog_over(struct strata_fs *fs, uint32_t u, const void *buf, uint32_t n)
+{
+    return io(fs, DEV_PROG_OVER, u, (uint8_t *)(uintptr_t)buf, n);
 }
 
 int fs_blank(const uint8_t *p, uint32_t n)
@@ -180,7 +192,7 @@ int fs_marker_claim(struct strata_fs *fs, uint32_t sector, uint32_t first)
 int fs_marker_retire(struct strata_fs *fs, uint32_t sector)
 {
     static const uint8_t zero[4];
-    return fs_dev(fs, DEV_PROG, sector_addr(fs, sector), (void *)(uintptr_t)zero, 4);
+    return fs_dev(fs, DEV_PROG_OVER, sector_addr(fs, sector), (void *)(uintptr_t)zero, 4);
 }
 
 /* Usable bytes [a, b) were just erased: joined to the known-erased range when they touch it, else

@@ -143,7 +143,7 @@ int fs_set_state(struct strata_fs *fs, uint32_t page, uint32_t byte)
 {
     uint8_t s[4];
     memset(s, (int)byte, 4);
-    return fs_prog(fs, fs_page_u(fs, page) + O_STATE(fs->cfg.name_max), s, 4);
+    return fs_prog_over(fs, fs_page_u(fs, page) + O_STATE(fs->cfg.name_max), s, 4);
 }
 
 /* Obsolete an extent (the commit point of a removal), then everything it links: its micro log

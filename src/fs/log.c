@@ -69,7 +69,7 @@ int fs_log_scan(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t o
 static int entry_void(struct strata_fs *fs, const struct strata_fs_file *f, uint32_t j)
 {
     static const uint8_t zero[FS_ENTRY];
-    return fs_prog(fs, entry_u(fs, f, j), zero, FS_ENTRY);
+    return fs_prog_over(fs, entry_u(fs, f, j), zero, FS_ENTRY);
 }
 
 /* Allocate the log extent, then link it from the file's header (a cut between leaves an orphan
@@ -84,9 +84,10 @@ static int log_create(struct strata_fs *fs, struct strata_fs_file *f)
     h.f[HF_CFG] = n | rs << 16;
     if ((rc = fs_child(fs, &h, f->page, f->seq)) != 0)
         return rc;
-    /* a link field a cut or damage left programmed: the log goes, the caller copies instead */
+    /* a link field a cut or damage left programmed: the log goes, the caller copies instead
+     * (unless that program fails too: a power cut there is STRATA_EPOWER, FS-16) */
     if ((rc = fs_link_write(fs, f->page, O_LOG(fs->cfg.name_max), h.page)) != 0)
-        return rc == STRATA_ECORRUPT && fs_set_state(fs, h.page, 0) == 0 ? FS_COPY : rc;
+        return rc != STRATA_ECORRUPT || (rc = fs_set_state(fs, h.page, 0)) != 0 ? rc : FS_COPY;
     f->log = h.page;
     f->state |= FF_LOG_READY;
     return 0;
@@ -127,7 +128,7 @@ int fs_log_mark(struct strata_fs *fs, struct strata_fs_file *f)
 {
     uint8_t m = (uint8_t)(~(uint32_t)f->last_key >> 8 & 0x7F);
     int rc = fs_dev(fs, DEV_SYNC, 0, NULL, 0);
-    return rc ? rc : fs_prog(fs, entry_u(fs, f, f->log_used - 1u) + 3, &m, 1);
+    return rc ? rc : fs_prog_over(fs, entry_u(fs, f, f->log_used - 1u) + 3, &m, 1);
 }
 
 /* First write since the file was opened: void the uncommitted entries a cut left. */

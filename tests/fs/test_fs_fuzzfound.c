@@ -23,7 +23,18 @@
  *     past the committed length lay in the erased slot places the slot search relies on, so the
  *     search counted every place of the tail as a slot, and the next commit programmed its two
  *     length slots before the tail's data area, over its header's continuation link: the commit
- *     returned 0 and the file kept its old length.
+ *     returned 0 and the file kept its old length;
+ *   - FS-15: cut_append_place_is_not_programmed_over: appends a power loss left uncommitted had
+ *     programmed their place; the next appends, with bytes that only cleared further bits,
+ *     were programmed over it, and on msp430f5529 the third program of a row passed its 16 ms;
+ *   - FS-16: power_cut_while_dropping_a_child_is_reported: a log or continuation whose link could
+ *     not be written (stray bits in the link) is obsoleted at once; a power cut during that
+ *     program was lost (the write returned STRATA_ECORRUPT, or STRATA_EIO from the stale
+ *     context) instead of STRATA_EPOWER;
+ *   - FS-17: extent_share_past_its_end_reads_from_the_log: a log record raised the file's
+ *     in-place end past its first extent's data area before the file grew, so the next
+ *     extent's base lies past that area; reads took the gap from the extent's next pages, past
+ *     the region's end when the extent was its last page (STRATA_ECORRUPT).
  */
 #include <stdio.h>
 #include <string.h>
@@ -472,6 +483,143 @@ static void truncated_bytes_in_the_slot_area_stay_out_of_the_header(void **state
     tfs_free(&t);
 }
 
+/* FS-15. Three appends of 300 bytes, each left uncommitted by a power loss (a reboot before any
+ * sync), each with bytes that only clear bits of the one before (a pattern, the pattern & 0x5A,
+ * zeros). Before the fix each was programmed over the place the one before had programmed, and
+ * the third program of a 128-byte row passed its 16 ms between erases (msp430f5529, row-time
+ * rule on: STRATA_EVIOLATION). Now a place that holds programmed bytes is never programmed over:
+ * the file continues in a new extent. A last append is synced and reads back exactly. */
+static void cut_append_place_is_not_programmed_over(void **state)
+{
+    static uint8_t data[3][300], back[512];
+    struct strata_fs_file f;
+    struct tfs t;
+    uint32_t i, n;
+    (void)state;
+    fill(data[0], sizeof data[0], 15);
+    for (i = 0; i < sizeof data[0]; i++) {
+        data[1][i] = (uint8_t)(data[0][i] & 0x5A);
+        data[2][i] = 0;
+    }
+    tfs_init(&t, "msp430f5529", 24, 15);
+    assert_int_equal(tfs_put(&t, "log", "head", 4), 0);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(strata_fs_open(&t.fs, &f, "log", STRATA_FS_WRITE | STRATA_FS_APPEND), 0);
+        assert_int_equal(strata_fs_write(&t.fs, &f, data[i], sizeof data[i]),
+                         (int32_t)sizeof data[i]);
+        assert_int_equal(tfs_remount(&t), 0); /* power lost before the sync */
+        tfs_assert_file(&t, "log", "head", 4);
+    }
+    assert_int_equal(strata_fs_open(&t.fs, &f, "log", STRATA_FS_WRITE | STRATA_FS_APPEND), 0);
+    assert_int_equal(strata_fs_write(&t.fs, &f, data[1], sizeof data[1]), (int32_t)sizeof data[1]);
+    assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+    assert_int_equal(tfs_remount(&t), 0);
+    assert_int_equal(tfs_get(&t, "log", back, sizeof back, &n), 0);
+    assert_int_equal(n, 4 + sizeof data[1]);
+    assert_memory_equal(back, "head", 4);
+    assert_memory_equal(back + 4, data[1], sizeof data[1]);
+    tfs_assert_clean(&t);
+    tfs_free(&t); /* no flash rule violated (the row time included) */
+}
+
+/* FS-16, one case: a file "a" on m25p80 whose link at header offset `off` (its log link, or its
+ * next link) holds stray bits in its second copy (it reads "not written", but cannot be
+ * programmed), then the write `w` (at `at`, from a handle opened with `flags`) under a power
+ * cut at its k-th flash operation. Returns 1 when the cut fell inside the write. */
+static int cut_write_over_stray_link(uint32_t off, uint32_t at, unsigned flags, uint32_t k)
+{
+    static uint8_t data[8192];
+    const uint8_t stray = 0x00;
+    struct strata_fs_file f;
+    struct strata_fs_stat st;
+    struct tfs t;
+    int32_t rc;
+    int cut;
+    fill(data, sizeof data, 16);
+    tfs_init(&t, "m25p80", 2, 16);
+    assert_int_equal(tfs_put(&t, "a", data, 200), 0);
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+    assert_int_equal(strata_sim_poke(t.sim, hdr_addr(0, st.page, off) + 12, &stray, 1), 0);
+    assert_int_equal(strata_fs_open(&t.fs, &f, "a", flags), 0);
+    assert_int_equal(strata_fs_seek(&t.fs, &f, (int32_t)at, STRATA_FS_SEEK_SET), (int32_t)at);
+    strata_sim_cut_at_op(t.sim, k);
+    assert_true(st.capacity + 64 <= sizeof data);
+    /* an append 64 bytes past the extent's room, or a write of 20 bytes at 10 */
+    rc = strata_fs_write(&t.fs, &f, data, flags & STRATA_FS_APPEND ? st.capacity - 136 : 20);
+    cut = !strata_sim_powered(t.sim);
+    strata_sim_cut_at_op(t.sim, 0);
+    if (cut)
+        assert_int_equal(rc, STRATA_EPOWER); /* before the fix: ECORRUPT (log), EIO (next) */
+    else
+        assert_true(rc > 0);
+    if (cut) {
+        assert_int_equal(tfs_remount(&t), 0);
+        tfs_assert_file(&t, "a", data, 200);
+        tfs_assert_clean(&t);
+    }
+    tfs_free(&t);
+    return cut;
+}
+
+/* FS-16. A write through the log (the log link refuses its program) and an append that grows
+ * the file (the next link refuses), each cut at every flash operation it makes: the write
+ * returns STRATA_EPOWER whenever the power failed, also in the program that obsoletes the
+ * log or continuation its link could not name (before the fix that cut was lost). */
+static void power_cut_while_dropping_a_child_is_reported(void **state)
+{
+    const uint32_t N = 16;
+    uint32_t k, cuts = 0;
+    (void)state;
+    for (k = 1; cut_write_over_stray_link(40 + N, 10, STRATA_FS_READ | STRATA_FS_WRITE, k); k++)
+        cuts++;
+    for (k = 1; cut_write_over_stray_link(56 + N, 0, STRATA_FS_WRITE | STRATA_FS_APPEND, k); k++)
+        cuts++;
+    print_message("%u cut points\n", (unsigned)cuts);
+    assert_true(cuts >= 6);
+}
+
+/* FS-17. On a w25q128 region of two sectors, "a" takes the last page (a filler file takes the
+ * rest, then goes), with a micro log of 256-byte records, more than that page's 168 data bytes.
+ * A write of 1,000 bytes at 0 logs its first record (the in-place end D becomes 256) and
+ * appends the rest in a continuation whose base is 256. Before the fix a read took file bytes
+ * [168, 256) from past the extent's page: past the region's end (STRATA_ECORRUPT). They are
+ * the log's. */
+static void extent_share_past_its_end_reads_from_the_log(void **state)
+{
+    static uint8_t data[1000], back[1024];
+    struct strata_fs_file f;
+    struct strata_fs_stat st;
+    struct tfs t;
+    uint32_t n;
+    (void)state;
+    fill(data, sizeof data, 17);
+    memset(&t, 0, sizeof t);
+    t.sim = tfs_sim("w25q128", 2, 17);
+    tfs_config(&t, 16);
+    t.cfg.default_size = 1;
+    assert_int_equal(strata_fs_format(&t.fs, &t.cfg), 0);
+    assert_int_equal(strata_fs_mount(&t.fs, &t.cfg), 0);
+    assert_int_equal(strata_fs_reserve(&t.fs, "fill", 7600), 0);
+    assert_int_equal(strata_fs_configure_log(&t.fs, "a", 512, 256), 0);
+    assert_int_equal(strata_fs_stat(&t.fs, "a", &st), 0);
+    assert_int_equal(st.page, 31); /* the region's last page */
+    assert_int_equal(st.pages, 1);
+    assert_int_equal(strata_fs_remove(&t.fs, "fill"), 0);
+    assert_int_equal(tfs_put(&t, "a", data, 1), 0);
+    assert_int_equal(strata_fs_open(&t.fs, &f, "a", STRATA_FS_READ | STRATA_FS_WRITE), 0);
+    assert_int_equal(strata_fs_write(&t.fs, &f, data, sizeof data), (int32_t)sizeof data);
+    assert_int_equal(strata_fs_seek(&t.fs, &f, 0, STRATA_FS_SEEK_SET), 0);
+    assert_int_equal(strata_fs_read(&t.fs, &f, back, sizeof back), (int32_t)sizeof data);
+    assert_memory_equal(back, data, sizeof data);
+    assert_int_equal(strata_fs_close(&t.fs, &f), 0);
+    assert_int_equal(tfs_remount(&t), 0);
+    assert_int_equal(tfs_get(&t, "a", back, sizeof back, &n), 0);
+    assert_int_equal(n, sizeof data);
+    assert_memory_equal(back, data, sizeof data);
+    tfs_assert_clean(&t);
+    tfs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +631,9 @@ int main(void)
         cmocka_unit_test(damaged_link_stays_inside_the_region),
         cmocka_unit_test(retaken_place_is_not_programmed_again),
         cmocka_unit_test(truncated_bytes_in_the_slot_area_stay_out_of_the_header),
+        cmocka_unit_test(cut_append_place_is_not_programmed_over),
+        cmocka_unit_test(power_cut_while_dropping_a_child_is_reported),
+        cmocka_unit_test(extent_share_past_its_end_reads_from_the_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
