@@ -491,10 +491,10 @@ static void truncated_bytes_in_the_slot_area_stay_out_of_the_header(void **state
  * the file continues in a new extent. A last append is synced and reads back exactly. */
 static void cut_append_place_is_not_programmed_over(void **state)
 {
-    static uint8_t data[3][300], back[512];
+    static uint8_t data[3][300], want[4 + 300];
     struct strata_fs_file f;
     struct tfs t;
-    uint32_t i, n;
+    uint32_t i;
     (void)state;
     fill(data[0], sizeof data[0], 15);
     for (i = 0; i < sizeof data[0]; i++) {
@@ -514,10 +514,9 @@ static void cut_append_place_is_not_programmed_over(void **state)
     assert_int_equal(strata_fs_write(&t.fs, &f, data[1], sizeof data[1]), (int32_t)sizeof data[1]);
     assert_int_equal(strata_fs_close(&t.fs, &f), 0);
     assert_int_equal(tfs_remount(&t), 0);
-    assert_int_equal(tfs_get(&t, "log", back, sizeof back, &n), 0);
-    assert_int_equal(n, 4 + sizeof data[1]);
-    assert_memory_equal(back, "head", 4);
-    assert_memory_equal(back + 4, data[1], sizeof data[1]);
+    memcpy(want, "head", 4);
+    memcpy(want + 4, data[1], sizeof data[1]);
+    tfs_assert_file(&t, "log", want, sizeof want);
     tfs_assert_clean(&t);
     tfs_free(&t); /* no flash rule violated (the row time included) */
 }
@@ -590,7 +589,6 @@ static void extent_share_past_its_end_reads_from_the_log(void **state)
     struct strata_fs_file f;
     struct strata_fs_stat st;
     struct tfs t;
-    uint32_t n;
     (void)state;
     fill(data, sizeof data, 17);
     memset(&t, 0, sizeof t);
@@ -608,14 +606,11 @@ static void extent_share_past_its_end_reads_from_the_log(void **state)
     assert_int_equal(tfs_put(&t, "a", data, 1), 0);
     assert_int_equal(strata_fs_open(&t.fs, &f, "a", STRATA_FS_READ | STRATA_FS_WRITE), 0);
     assert_int_equal(strata_fs_write(&t.fs, &f, data, sizeof data), (int32_t)sizeof data);
-    assert_int_equal(strata_fs_seek(&t.fs, &f, 0, STRATA_FS_SEEK_SET), 0);
-    assert_int_equal(strata_fs_read(&t.fs, &f, back, sizeof back), (int32_t)sizeof data);
+    assert_int_equal(read_all(&t, &f, back, sizeof back), sizeof data);
     assert_memory_equal(back, data, sizeof data);
     assert_int_equal(strata_fs_close(&t.fs, &f), 0);
     assert_int_equal(tfs_remount(&t), 0);
-    assert_int_equal(tfs_get(&t, "a", back, sizeof back, &n), 0);
-    assert_int_equal(n, sizeof data);
-    assert_memory_equal(back, data, sizeof data);
+    tfs_assert_file(&t, "a", data, sizeof data);
     tfs_assert_clean(&t);
     tfs_free(&t);
 }
