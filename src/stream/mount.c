@@ -75,8 +75,8 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
         struct strata_stream_ptr p;
         p.page = s->newest;
         p.ts = s->min_ts; /* any live value: only the ring position is checked below */
-        if (!ptr_live(s, &p) && s->live_segments != 0)
-            return STRATA_ECORRUPT;
+        if (s->live_segments != 0 && (!ptr_live(s, &p) || dev_is_bad(s, p.page / s->ppb) != 0))
+            return STRATA_ECORRUPT; /* a retired block holds no live header: a stale anchor */
         if (s->live_segments != 0 && (rc = skip_load_head(s, s->newest, &s->last_insert_ts)) != 0)
             return rc;
     }
