@@ -98,7 +98,7 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
     uint16_t retired[STRATA_BTREE_MAX_HEIGHT];
     unsigned nretired = 0, pb, k;
     uint32_t upper, old, now;
-    int split, i, rc = 0;
+    int split, i, low, rc = 0;
     bt->hint = BT_NONE;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
@@ -139,7 +139,11 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
             rc = STRATA_ECORRUPT;
             break;
         }
-        if (free_slots(bt, p) >= (split ? 2u : 1u)) {
+        /* the lowest child split at or below its separator (bt_lowest_above): the parent is
+         * rewritten with that separator at the minimum (appended in place, the lower half's
+         * new entry and the upper half's could not become durable together) */
+        low = split ? bt_lowest_above(bt, p, s) : -1;
+        if (low < 0 && free_slots(bt, p) >= (split ? 2u : 1u)) {
             if (split) {
                 memcpy(ent, s, bt->cmp);
                 ent_set_child(ent, bt->cmp, upper);
@@ -158,7 +162,10 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
             }
             break;
         }
-        /* the parent is full: it is rewritten too, with the new address in its RAM image */
+        /* the parent is full (or its lowest separator goes down): it is rewritten too, with the
+         * new address in its RAM image */
+        if (low >= 0)
+            bt_node_set_min(bt, p, (uint32_t)low);
         bt_node_set_child(bt, p, (uint32_t)i, now);
         e = NULL;
         if (split) {

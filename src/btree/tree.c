@@ -162,13 +162,25 @@ int bt_grow(struct strata_btree *bt, unsigned *child)
     return bt_is(bt, STRATA_BTREE_OW) ? bt_flush(bt, 0, 0) : 0;
 }
 
+int bt_lowest_above(const struct strata_btree *bt, uint8_t *p, const uint8_t *e)
+{
+    uint8_t zero[STRATA_BTREE_MAX_ENTRY];
+    int f;
+    memset(zero, 0, bt->cmp);
+    f = bt_node_seek(bt, p, zero, BT_CEIL, NULL);
+    return f >= 0 && bt_cmp(bt, e, bt_node_entry(bt, p, (uint32_t)f)) <= 0 ? f : -1;
+}
+
 /* Put entry e into the node at `level` in buffer b, splitting up the path as needed. */
 static int insert_up(struct strata_btree *bt, unsigned level, unsigned b, const uint8_t *e)
 {
     uint8_t ent[STRATA_BTREE_MAX_ENTRY + 2u];
-    int rc;
+    int f, rc;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
+        /* a split's separator stays above the lowest (OW splits in bt_ow_overflow()) */
+        if (level > 0u && (f = bt_lowest_above(bt, p, e)) >= 0)
+            bt_node_set_min(bt, p, (uint32_t)f);
         if (bt_node_room(bt, p)) {
             bt_node_insert(bt, p, e);
             bt_dirty(bt, b);
