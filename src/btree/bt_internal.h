@@ -131,9 +131,6 @@ int bt_node_room(const struct strata_btree *bt, uint8_t *p);
 void bt_node_insert(const struct strata_btree *bt, uint8_t *p, const uint8_t *e);
 /* Point interior entry i at another child (OW: in a RAM image about to be rewritten fresh). */
 void bt_node_set_child(const struct strata_btree *bt, uint8_t *p, uint32_t i, uint32_t child);
-/* Interior entry i's separator becomes the minimum, all zeros (OW: in a RAM image about to be
- * rewritten fresh; its older copies go, or they would take its old separator over). */
-void bt_node_set_min(const struct strata_btree *bt, uint8_t *p, uint32_t i);
 /* Remove entry i (sorted: close the gap; OW: clear its valid bit). */
 void bt_node_remove(const struct strata_btree *bt, uint8_t *p, uint32_t i);
 /* An empty node image of the level (header identity, count/slots, erased OW vectors). */
@@ -329,17 +326,6 @@ int bt_prepare(struct strata_btree *bt, int grow);
 int bt_grow(struct strata_btree *bt, unsigned *child);
 /* The entry of parent page p that leads to addr, or -1. */
 int bt_child_index(const struct strata_btree *bt, uint8_t *p, uint32_t addr);
-/* Interior page p is about to take separator e from a split of one of its children: the entry
- * holding p's lowest separator when e is not above it (then it goes down: bt_node_set_min), or
- * -1. A node's lowest entry leads to its minus infinity (routing sends every key below the
- * lowest separator there), so that separator may lie above keys of its child: a delete that
- * empties the lowest child lets the next one take over, keys below it included. Only the
- * lowest child can then split at or below its own separator, and the new entry must not take
- * the lowest place: the lower half would sit under a separator above its keys, unreachable
- * (BTREE-5, found by BTREE-4's regression test: a range without them, no error). A split's
- * separator is above the child's smallest entry, so above the minimum. */
-int bt_lowest_above(const struct strata_btree *bt, uint8_t *p, const uint8_t *e);
-
 #if BT_HAS_OW
 /* ---- ow.c: VMTREE-OW structural changes ------------------------------------------------------ */
 

@@ -164,18 +164,6 @@ void bt_node_set_child(const struct strata_btree *bt, uint8_t *p, uint32_t i, ui
         e[bt->esize[1]] = check_byte(e, bt->esize[1]);
 }
 
-void bt_node_set_min(const struct strata_btree *bt, uint8_t *p, uint32_t i)
-{
-    uint8_t *e = bt_node_entry(bt, p, i);
-    uint32_t j, n = hdr_count(p);
-    for (j = 0; j < n && is_ow(bt); j++)
-        if (j != i && bt_ow_in_use(p, j) && bt_cmp(bt, bt_node_entry(bt, p, j), e) == 0)
-            bt_node_remove(bt, p, j);
-    memset(e, 0, bt->cmp);
-    if (is_ow(bt))
-        e[bt->esize[1]] = check_byte(e, bt->esize[1]);
-}
-
 void bt_node_remove(const struct strata_btree *bt, uint8_t *p, uint32_t i)
 {
     uint32_t n = hdr_count(p), size = esz(bt, p);
