@@ -7,7 +7,9 @@
 #
 # usage: scripts/run-fuzzers.sh FUZZ_BUILD COVERAGE_BUILD SECONDS [TARGET...]
 #   COVERAGE_BUILD  "-": no line coverage (CI)
-#   FUZZ_FLAGS      more libFuzzer flags (e.g. FUZZ_FLAGS=-jobs=1 for a campaign)
+#   FUZZ_FLAGS      more libFuzzer flags (e.g. FUZZ_FLAGS="-fork=1 -ignore_crashes=1" for a
+#                   campaign that goes on after a finding; its edges are then the final
+#                   corpus's, from a -runs=0 replay)
 #   FUZZ_PARALLEL   targets run at the same time (default 1; 2 for a campaign on two cores)
 # A target starts from the committed corpus plus what earlier runs left in
 # FUZZ_BUILD/fuzz-corpus/<target>/ (delete that directory for a campaign from the seeds alone).
@@ -71,6 +73,9 @@ run_target() {
     crashes=$root/fuzz/crashes/$name
     mkdir -p "$work" "$crashes"
     rm -f "$logs/$name.row" "$logs/$name.found"
+    # the saved findings before the run: fork mode (-fork=1 -ignore_crashes=1) names a crash
+    # only by the file it leaves there
+    ls "$crashes" >"$logs/$name.before"
     echo "== $name for ${seconds}s"
     # in its own directory: with -jobs=N libFuzzer writes the jobs' output to fuzz-<job>.log there
     jobs=$logs/$name.jobs
@@ -87,17 +92,26 @@ run_target() {
         ${FUZZ_FLAGS:-} "$work" "$root/fuzz/corpus/$name" </dev/null >"$logs/$name.log" 2>&1) ||
         rc=$?
     cat "$jobs"/fuzz-*.log >>"$logs/$name.log" 2>/dev/null || true
-    if [ $rc -ne 0 ] || grep -q -E 'Test unit written to' "$logs/$name.log"; then
+    ls "$crashes" | comm -13 "$logs/$name.before" - >"$logs/$name.new"
+    if [ $rc -ne 0 ] || [ -s "$logs/$name.new" ] || grep -q -E 'Test unit written to' "$logs/$name.log"; then
         touch "$logs/$name.found"
         what=$(grep -m1 -E 'FUZZ FINDING|ERROR: |SUMMARY: ' "$logs/$name.log" || true)
         echo "   $name FOUND a problem: $what"
-        grep -E 'Test unit written to' "$logs/$name.log" | sort -u | sed 's/^/   /' || true
+        sed "s|^|   new: $crashes/|" "$logs/$name.new"
     fi
     counters=$(sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' "$logs/$name.log" | head -1)
     # fork mode (FUZZ_FLAGS=-fork=1 -ignore_crashes=1) prints no final stats: its last "#N:" line
     execs=$(awk '/stat::number_of_executed_units/ { n = $2 }
         /^#[0-9]+:/ { f = substr($1, 2, length($1) - 2) } END { print n != "" ? n : f }' "$logs/$name.log")
     edges=$(grep -E '^#[0-9]+' "$logs/$name.log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+    case " ${FUZZ_FLAGS:-} " in
+    *" -fork="*)
+        # fork mode's "cov:" counts the merged features of its jobs, not edges: the edges are
+        # those the final corpus covers, read from a replay that runs nothing new (-runs=0)
+        edges=$("$build/fuzz/fuzz_$name" -runs=0 -timeout=25 "$work" "$root/fuzz/corpus/$name" \
+            </dev/null 2>&1 | sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' | tail -1)
+        ;;
+    esac
     lines=$(line_coverage "$name" "$covers" "$work" "$root/fuzz/corpus/$name")
     times=$(tail -1 "$logs/$name.time" 2>/dev/null |
         awk -F_ '{ printf "%.0f s / %.0f s", $1, $2 + $3 }')

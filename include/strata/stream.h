@@ -240,7 +240,7 @@ struct strata_stream_stats {
     uint32_t segments;        /* closed segments on flash (not aged) */
     uint32_t readings;        /* readings on flash, closed and open segments, not aged */
     uint32_t buffered;        /* readings in the write buffer */
-    uint32_t min_ts;          /* oldest reading kept (aging moves it) */
+    uint32_t min_ts;          /* every reading kept is at or after it (aging moves it; all aged: one past the newest) */
     uint32_t last_ts;         /* newest reading inserted */
     uint32_t open_pages;      /* open segment: data pages, buckets, Bloom sections */
     uint32_t open_buckets, open_sections;

@@ -148,7 +148,7 @@ int dev_read(struct strata_stream *s, uint32_t page, uint8_t *buf, struct stream
     }
     if ((t[TAG_CHECK] | (uint32_t)t[TAG_CHECK + 1] << 8 | (uint32_t)t[TAG_CHECK + 2] << 16) !=
         tag_check(s, buf, t))
-        return PG_BLANK;
+        return s->cfg->nand != NULL ? PG_TORN : PG_BLANK;
     tag->type = t[TAG_TYPE];
     tag->seq = s_get32(t, TAG_SEQ) & SEQ_MASK;
     tag->aux = s_get16(t, TAG_AUX);

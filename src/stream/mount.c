@@ -75,18 +75,19 @@ int strata_stream_mount(struct strata_stream *s, const struct strata_stream_conf
         struct strata_stream_ptr p;
         p.page = s->newest;
         p.ts = s->min_ts; /* any live value: only the ring position is checked below */
-        if (!ptr_live(s, &p) && s->live_segments != 0)
-            return STRATA_ECORRUPT;
+        if (s->live_segments != 0 && (!ptr_live(s, &p) || dev_is_bad(s, p.page / s->ppb) != 0))
+            return STRATA_ECORRUPT; /* a retired block holds no live header: a stale anchor */
         if (s->live_segments != 0 && (rc = skip_load_head(s, s->newest, &s->last_insert_ts)) != 0)
             return rc;
     }
     /* The newest reading known, before recovery: recovery may age segments (a page programmed
      * again in a fresh block, a restart), and aging the last closed one takes it as the store's
      * minimum time, which must exceed every aged segment's first timestamp (ptr_live tells the
-     * skip list's pointers into them by it: STREAM-3). Recovery raises it to the open
-     * segment's newest reading; a timestamp below it is refused after the remount. */
+     * skip list's pointers into them by it: STREAM-3). With no closed segment left the bound
+     * is one past the newest reading aged (seg_age). Recovery raises it to the open segment's
+     * newest reading; a timestamp below it is refused after the remount. */
     if (s->min_ts > s->last_insert_ts)
-        s->last_insert_ts = s->min_ts;
+        s->last_insert_ts = s->min_ts - 1u;
     s->has_last = (uint8_t)(s->last_insert_ts != 0);
     seq = s->anchor_seq;
     rebuilds = s->st.rebuilds;

@@ -51,6 +51,16 @@ static uint32_t read_at(struct strata_stream *s, uint32_t pos, struct stream_tag
     return dev_page(s, s->map_blk, pos % s->ppb);
 }
 
+/* A scan's run of positions holding nothing of the open segment, after position q read rc: a
+ * run of a block's length ends the scan. An erased or foreign page extends it; a page that was
+ * programmed and does not read (PG_LOST, PG_TORN) ends it, since it may be a copy mount
+ * programmed at a block start, read whole then, and decayed since (a cut left it weak), with a
+ * later copy a block on: a run across it can exceed a block (STREAM-6). */
+static uint32_t run_on(int rc, uint32_t run)
+{
+    return rc == PG_LOST || rc == PG_TORN ? 0u : run + 1u;
+}
+
 /* A header page of the open segment is at `page`: the close was copied up to its last page, but
  * the anchor opening the next segment was not written (else mount would have started there).
  * That header may be the page a cut interrupted, so the copy is made again (the caller). The
@@ -148,12 +158,12 @@ static int carry_in(struct strata_stream *s, uint32_t *count)
             last = g.tree_first;
         }
     }
-    if (s->carry_page != NONE32) { /* restart: the page is named by the anchor */
+    if (s->carry_page != NONE32) { /* restart or a carrying close: the anchor names the page */
         while ((rc = dev_read(s, s->carry_page, s->rbuf, &tag)) == PG_LOST && --tries > 0)
             ;
         if (rc < 0)
             return rc;
-        if (rc == PG_VALID && is_data(s, &tag, 0, 0))
+        if (rc == PG_VALID && tag.type == PT_DATA && tag.count != 0 && tag.count <= s->rpp)
             *count = tag.count;
     }
     for (q = first; q < last && *count == 0; q++) {
@@ -204,7 +214,7 @@ static int rec_close(struct strata_stream *s, uint32_t from)
             last = q;
             run = 0;
         } else {
-            run++;
+            run = run_on(rc, run);
         }
     }
     if (hdr != NONE32 && (rc = next_unopened(s, hdr)) != 0)
@@ -245,7 +255,7 @@ static int rebuild(struct strata_stream *s)
         if (rc < 0)
             return rc;
         if (rc != PG_VALID) {
-            run++;
+            run = run_on(rc, run);
             continue;
         }
         if (!copy && held != NONE32 && is_data(s, &tag, q, s->records) && tag.count == held_n) {
@@ -298,7 +308,11 @@ static int rebuild(struct strata_stream *s)
         held = NONE32;
     }
     if (carry) {
-        /* its position stays "not indexed": the fast path finds it pending and carries it */
+        /* its position stays "not indexed": the fast path finds it pending and carries it. The
+         * anchors from here on name the page (seg_copy keeps it): the next segment's open may
+         * age the carrying segment itself on a full device, and carry_in must still find the
+         * page (STREAM-5) */
+        s->carry_page = held_page;
         if ((rc = idx_mark_done_range(s, s->data_pages, held)) != 0 ||
             (rc = set_position(s, pos, 0)) != 0 || (rc = idx_write_head(s)) != 0)
             return rc;

@@ -24,7 +24,11 @@ int seg_age(struct strata_stream *s)
     s->live_readings -= g.records;
     s->aged++;
     s->tail = s->live_segments ? tail : s->b0;
-    s->min_ts = newer.page != NONE32 ? newer.ts : s->records ? s->first_ts : s->last_insert_ts;
+    /* nothing older kept: the next segment's first reading, else the open segment's, else one
+     * past the newest reading (every reading the store holds is at or after it: STREAM-5) */
+    s->min_ts = newer.page != NONE32 ? newer.ts
+                : s->records         ? s->first_ts
+                                     : s->last_insert_ts + (uint32_t)(s->last_insert_ts != UINT32_MAX);
     return anchor_write(s);
 }
 
@@ -151,7 +155,8 @@ int seg_copy(struct strata_stream *s)
     if ((rc = dev_next_good(s, s->blk, &nb)) != 0)
         return rc;
     s->seq++;
-    s->carry_page = NONE32;
+    if (!s->carry) /* a carrying close keeps the page named until the next segment holds it */
+        s->carry_page = NONE32;
     return seg_open(s, nb);
 }
 

@@ -6,7 +6,7 @@
 #include "stream_rig.h"
 #include "testsupport.h"
 
-#define ST_MAX_RECORD 64
+#define ST_MAX_RECORD 256
 
 /* Small test devices of a configuration: a 64-block NAND (or a 64 x 32-page SD), a NOR of
  * 8 slots of 2 units, 64-byte buckets, 512-bit sections of 64 readings, 16-byte readings. */

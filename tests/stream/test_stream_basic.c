@@ -170,6 +170,53 @@ static void test_remounts_age_every_segment(void **state)
     st_finish(&r, &m);
 }
 
+/* STREAM-6 (found by stream_ops): a copy a cut left weak reads whole at the next mount, which
+ * programs it again a block on (and marks that copy), and decays afterwards. The rebuild's scan
+ * of the open segment ended at a block's length of positions holding nothing, and the decayed
+ * copy was counted as nothing: the run from after the original page across the copy's block
+ * reached a block's length before the newer copy, so the readings written after it (flushed)
+ * were lost at the next mount. A page that was programmed and does not read now keeps the scan
+ * going. RAM stage on raw NAND. */
+static void test_decayed_copy_keeps_the_scan_going(void **state)
+{
+    struct rig r;
+    struct st_model m;
+    struct strata_stream_stats st;
+    struct rig_params p = st_params(RIG_NAND, 4);
+    const struct strata_flash *f;
+    uint8_t buf[512];
+    uint32_t page, i;
+    (void)state;
+    p.data_blocks = 24;
+    p.fmt.max_pages = 128; /* four blocks: the copies stay in the segment (no restart) */
+    st_model_init(&m);
+    st_new(&r, &p);
+    f = strata_sim_flash(r.data);
+    assert_true(f->geo.page_size <= sizeof buf);
+    fill(&r, &m, 5, 6);
+    assert_int_equal(strata_stream_flush(&r.s), 0); /* the segment's only data page, position 0 */
+    m.durable = m.n;
+    remount_cut_at_mark(&r, &m, &st); /* its copy at position ppb, cut before the mark */
+    st_remount(&r); /* the copy reads whole: programmed again at 2 ppb, then marked */
+    strata_stream_stats(&r.s, &st);
+    assert_int_equal(st.moved_pages, 1);
+    assert_int_equal(r.s.pos, 2u * r.s.ppb + 2u);
+    page = (r.s.b0 + 1u) * r.s.ppb; /* the first copy (no bad block in this rig) */
+    assert_int_equal(strata_sim_peek(r.data, page * f->geo.page_size, buf, f->geo.page_size), 0);
+    for (i = 0; i < f->geo.page_size && buf[i] == 0xFF; i++)
+        ;
+    assert_true(i < f->geo.page_size);
+    for (i = 0; i < f->geo.page_size; i += 16u) /* decayed: far beyond what the ECC corrects */
+        buf[i] ^= 0x5A;
+    assert_int_equal(strata_sim_poke(r.data, page * f->geo.page_size, buf, f->geo.page_size), 0);
+    fill(&r, &m, 40, 7); /* after the marked copy */
+    assert_int_equal(strata_stream_flush(&r.s), 0);
+    m.durable = m.n;
+    st_remount(&r);
+    st_check_all(&r, &m);
+    st_finish(&r, &m);
+}
+
 /* STREAM-4: a clean reboot loop (no reading between boots) takes no space. The first remount
  * programs the newest data page again (it may be the page a cut hit late) and marks the copy
  * complete, and writes its fresh anchor twice; every later one finds the copy marked and the
@@ -310,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_sd),
         cmocka_unit_test(test_one_block_segment),
         cmocka_unit_test(test_remounts_age_every_segment),
+        cmocka_unit_test(test_decayed_copy_keeps_the_scan_going),
         cmocka_unit_test(test_reboot_loop_nand),
         cmocka_unit_test(test_reboot_loop_sd_stage),
         cmocka_unit_test(test_reboot_loop_hybrid),

@@ -13,6 +13,7 @@ struct pc {
     int nor_primary;               /* the harness cuts the NOR (else the data device) */
     uint32_t preload, ops;
     uint32_t remounts;             /* the workload's clean remounts (reboot loop campaigns) */
+    uint32_t fill_pages;           /* setup fills the open segment to this many data pages */
     uint64_t seed;
     struct strata_sim *other_base; /* the device the harness does not cut, after setup */
     struct strata_sim *other;
@@ -97,6 +98,17 @@ static int setup(struct strata_sim *primary, void *arg)
     if ((rc = attach(c, &r, primary)) != 0 || (rc = rig_format(&r)) != 0 ||
         (rc = feed(c, &r, c->preload)) != 0 || (rc = strata_stream_flush(&r.s)) != 0)
         return rc;
+    for (;;) { /* then whole pages of readings, up to the open segment's fill_pages'th */
+        struct strata_stream_stats st;
+        strata_stream_stats(&r.s, &st);
+        if (st.open_pages >= c->fill_pages && st.buffered == 0)
+            break;
+        if (st.segments != 0 || st.aged != 0)
+            fail_msg("setup: a segment closed at %u data pages, before %u", st.open_pages,
+                     c->fill_pages);
+        if ((rc = st_insert(&r, &c->m, &c->rng, &c->ts, &c->key)) != 0)
+            return rc;
+    }
     c->m.durable = c->m.n;
     detach(&r);
     c->other_base = other;
@@ -188,21 +200,16 @@ static int recover(struct strata_sim *primary, void *arg)
     return cut_both(c, rc);
 }
 
-static void campaign_remounts(const char *name, enum rig_kind kind, int nor_primary,
-                              uint32_t preload, uint32_t ops, uint32_t remounts, uint32_t samples,
-                              uint32_t recovery_cuts, uint32_t blocks)
+static void campaign_pc(const char *name, struct pc *proto, uint32_t samples,
+                        uint32_t recovery_cuts)
 {
     struct strata_powercut_test t;
-    struct pc c;
-    struct rig_params p = st_params(kind, 11);
-    memset(&c, 0, sizeof c);
-    p.data_blocks = blocks;
-    rig_defaults(&p);
-    c.p = p;
-    c.nor_primary = nor_primary;
-    c.preload = preload;
-    c.ops = ops;
-    c.remounts = remounts;
+    struct pc c = *proto;
+    enum rig_kind kind = c.p.kind;
+    int nor_primary = c.nor_primary;
+    struct rig_params p;
+    rig_defaults(&c.p);
+    p = c.p;
     memset(&t, 0, sizeof t);
     t.seed = 9; /* STRATA_STREAM_PC_SEED chooses another (a longer run: more seeds) */
     if (getenv("STRATA_STREAM_PC_SEED") != NULL)
@@ -227,6 +234,21 @@ static void campaign_remounts(const char *name, enum rig_kind kind, int nor_prim
     strata_sim_free(c.other_base);
     st_model_free(&c.m);
     st_model_free(&c.base);
+}
+
+static void campaign_remounts(const char *name, enum rig_kind kind, int nor_primary,
+                              uint32_t preload, uint32_t ops, uint32_t remounts, uint32_t samples,
+                              uint32_t recovery_cuts, uint32_t blocks)
+{
+    struct pc c;
+    memset(&c, 0, sizeof c);
+    c.p = st_params(kind, 11);
+    c.p.data_blocks = blocks;
+    c.nor_primary = nor_primary;
+    c.preload = preload;
+    c.ops = ops;
+    c.remounts = remounts;
+    campaign_pc(name, &c, samples, recovery_cuts);
 }
 
 static void campaign(const char *name, enum rig_kind kind, int nor_primary, uint32_t preload,
@@ -271,6 +293,28 @@ static void test_exhaustive_reboot_loop(void **state)
     campaign_remounts("sd-stage-reboot", RIG_SD_STAGE, 0, 250, 0, 2, 0, 1, 24);
 }
 
+/* STREAM-5: a device that holds little more than one segment (14 blocks: 4 anchor blocks, 6 of
+ * data pages, 1 for the close's copy, 3 left, below the reserve of 4; the smallest the config
+ * check accepts), so the next segment's open ages the segment just closed. Every cut from the
+ * segment's last data page through its close: a mount that finds that page not indexed has no
+ * position left to program it again and carries it into the next segment (TAG_CARRY), whose open
+ * then ages the carrying segment; the page's readings were written (durable) and must survive,
+ * and the store's minimum time must not claim the aged segment's newest reading. RAM stage. */
+static void test_exhaustive_carry_on_tight_device(void **state)
+{
+    struct pc c;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    c.p = st_params(RIG_NAND, 11);
+    c.p.data_blocks = 14;
+    c.p.stage_size = 8192;
+    c.p.fmt.record_size = 200; /* two readings a page: the segment's data outweighs its index */
+    c.p.fmt.max_pages = 192;
+    c.fill_pages = 191;
+    c.ops = 6;
+    campaign_pc("nand-tight-carry", &c, 0, 1);
+}
+
 /* Large workloads (segments close, the ring wraps and ages), sampled, cuts during recovery. */
 static void test_sampled_hybrid_nand(void **state)
 {
@@ -296,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_hybrid_nand), cmocka_unit_test(test_exhaustive_hybrid_nor),
         cmocka_unit_test(test_exhaustive_nand_only),   cmocka_unit_test(test_exhaustive_sd),
         cmocka_unit_test(test_exhaustive_reboot_loop),
+        cmocka_unit_test(test_exhaustive_carry_on_tight_device),
         cmocka_unit_test(test_sampled_hybrid_nand),    cmocka_unit_test(test_sampled_hybrid_nor),
         cmocka_unit_test(test_sampled_nand_only),
     };
