@@ -88,7 +88,7 @@ extern "C" {
 /* Every variant is in the default build. A user who needs one builds the module with one of
  * STRATA_BTREE_ONLY_INPLACE, STRATA_BTREE_ONLY_VMTREE, STRATA_BTREE_ONLY_OW defined (CMake:
  * -DSTRATA_BTREE_OPTIONS=...): the others' code is left out (text on Cortex-M0+, make size:
- * 8.9 / 12.5 / 9.9 KB against 17.3 KB for all three) and format/mount refuse them with
+ * 8.9 / 12.6 / 10.0 KB against 17.5 KB for all three) and format/mount refuse them with
  * STRATA_EINVAL. */
 enum strata_btree_variant {
     STRATA_BTREE_INPLACE = 0,

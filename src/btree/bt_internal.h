@@ -326,7 +326,6 @@ int bt_prepare(struct strata_btree *bt, int grow);
 int bt_grow(struct strata_btree *bt, unsigned *child);
 /* The entry of parent page p that leads to addr, or -1. */
 int bt_child_index(const struct strata_btree *bt, uint8_t *p, uint32_t addr);
-
 #if BT_HAS_OW
 /* ---- ow.c: VMTREE-OW structural changes ------------------------------------------------------ */
 

@@ -53,28 +53,43 @@ static unsigned level_of(const struct strata_btree *bt, unsigned b)
     return (unsigned)hdr_level(bt_page(bt, b));
 }
 
+/* Write the dirty buffers of the levels below `top`, lowest level first; of the k dirty ones
+ * counted, the one that brings k to 0 carries `last`. A node is therefore written only after
+ * every dirty node below it, so a VMTREE parent takes its children's new addresses and drops
+ * their mappings (translate()). In buffer order a parent could go out before its dirty child,
+ * whose move then left the written parent pointing through a mapping; a reduction empties the
+ * table once its walk is written, and the parent led to the child's old page, stale contents or
+ * an erased page (fuzz finding BTREE-4: a range lost an entry without an error). */
+static int write_levels(struct strata_btree *bt, unsigned top, unsigned k, uint32_t last)
+{
+    unsigned b, l;
+    int rc;
+    for (l = 0; l < top && k > 0; l++)
+        for (b = 0; b < bt->nbuf; b++)
+            if ((bt->buf[b].flags & BUF_DIRTY) && level_of(bt, b) == l) {
+                k--;
+                if ((rc = bt_write(bt, b, k == 0 ? last : 0u)) != 0)
+                    return rc;
+            }
+    return 0;
+}
+
 int bt_flush(struct strata_btree *bt, unsigned b, int commit)
 {
-    unsigned o;
     int rc;
     if (!(bt->buf[b].flags & BUF_DIRTY))
         return 0;
-    /* children first: their new addresses must reach this node before it is written */
-    for (o = 0; o < bt->nbuf && bt_is(bt, STRATA_BTREE_VMTREE); o++)
-        if (o != b && (bt->buf[o].flags & BUF_DIRTY) && level_of(bt, o) < level_of(bt, b)) {
-            if ((rc = bt_write(bt, o, 0)) != 0)
-                return rc;
-            bt->buf[o].flags &= (uint8_t)~BUF_DIRTY;
-        }
-    rc = bt_write(bt, b, commit ? BT_F_COMMIT : 0u);
-    bt->buf[b].flags &= (uint8_t)~BUF_DIRTY;
-    return rc;
+    /* VMTREE: the dirty nodes below it first (its children's new addresses must reach it); k
+     * never reaches 0 there, as fewer than nbuf buffers lie below it */
+    if (bt_is(bt, STRATA_BTREE_VMTREE) && (rc = write_levels(bt, level_of(bt, b), bt->nbuf, 0)) != 0)
+        return rc;
+    return bt_write(bt, b, commit ? BT_F_COMMIT : 0u);
 }
 
 int bt_commit(struct strata_btree *bt)
 {
     const struct strata_btree_store *s = bt_store(bt);
-    unsigned b, l, k = 0;
+    unsigned b, k = 0;
     int rc;
     for (b = 0; b < bt->nbuf; b++)
         k += (bt->buf[b].flags & BUF_DIRTY) ? 1u : 0u;
@@ -82,15 +97,9 @@ int bt_commit(struct strata_btree *bt)
         bt->buf[0].flags |= BUF_DIRTY; /* pages went out without a COMMIT: the root carries it */
         k = 1;
     }
-    for (l = 0; l < bt->height && k > 0; l++)
-        for (b = 0; b < bt->nbuf; b++)
-            if ((bt->buf[b].flags & BUF_DIRTY) && level_of(bt, b) == l) {
-                k--;
-                rc = bt_write(bt, b, k == 0 ? BT_F_COMMIT | ((bt->flags & CTX_CLEAN) ? BT_F_CLEAN : 0u) : 0u);
-                bt->buf[b].flags &= (uint8_t)~BUF_DIRTY;
-                if (rc != 0)
-                    return rc;
-            }
+    if ((rc = write_levels(bt, bt->height, k,
+                           BT_F_COMMIT | ((bt->flags & CTX_CLEAN) ? BT_F_CLEAN : 0u))) != 0)
+        return rc;
     if (s != NULL && (bt->flags & CTX_PENDING) && (rc = s->commit(s->ctx)) != 0)
         return rc;
     if (bt->flags & CTX_PENDING) {

@@ -67,6 +67,15 @@ static int drop_stale(struct strata_btree *bt, unsigned level, unsigned b)
     return 0;
 }
 
+/* The upper half's separator s is not above the parent's lowest separator: the split child is
+ * the parent's lowest (tree.c, keep_lowest(): BTREE-5). The floor of s is then that entry (a
+ * split's separator never equals another: it lies strictly inside its child's range). */
+static int lowest_above(const struct strata_btree *bt, uint8_t *p, const uint8_t *s)
+{
+    int f = bt_node_seek(bt, p, s, BT_FLOOR, NULL);
+    return f >= 0 && bt_cmp(bt, s, bt_node_entry(bt, p, (uint32_t)f)) <= 0;
+}
+
 static uint32_t free_slots(const struct strata_btree *bt, uint8_t *p)
 {
     return hdr_count(p) - bt_ow_used(bt, p);
@@ -98,7 +107,7 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
     uint16_t retired[STRATA_BTREE_MAX_HEIGHT];
     unsigned nretired = 0, pb, k;
     uint32_t upper, old, now;
-    int split, i, rc = 0;
+    int split, i, low, rc = 0;
     bt->hint = BT_NONE;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
@@ -139,7 +148,11 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
             rc = STRATA_ECORRUPT;
             break;
         }
-        if (free_slots(bt, p) >= (split ? 2u : 1u)) {
+        /* the lowest child split at or below its separator: the parent is rewritten with that
+         * separator at the minimum (appended in place, the lower half's new entry and the
+         * upper half's could not become durable together) */
+        low = split && lowest_above(bt, p, s);
+        if (!low && free_slots(bt, p) >= (split ? 2u : 1u)) {
             if (split) {
                 memcpy(ent, s, bt->cmp);
                 ent_set_child(ent, bt->cmp, upper);
@@ -158,7 +171,14 @@ int bt_ow_overflow(struct strata_btree *bt, unsigned level, unsigned b, const ui
             }
             break;
         }
-        /* the parent is full: it is rewritten too, with the new address in its RAM image */
+        /* the parent is full (or its lowest separator goes down): it is rewritten too, with the
+         * new address in its RAM image; in the second case compacted first, so that no older
+         * copy of that entry keeps the old separator (the child's check byte is sealed next) */
+        if (low) {
+            bt_node_cut(bt, p, NULL);
+            i = bt_child_index(bt, p, old); /* effective, so kept */
+            memset(bt_node_entry(bt, p, (uint32_t)i), 0, bt->cmp);
+        }
         bt_node_set_child(bt, p, (uint32_t)i, now);
         e = NULL;
         if (split) {

@@ -162,6 +162,22 @@ int bt_grow(struct strata_btree *bt, unsigned *child)
     return bt_is(bt, STRATA_BTREE_OW) ? bt_flush(bt, 0, 0) : 0;
 }
 
+/* Interior page p (sorted) is about to take separator e from a split of one of its children.
+ * A node's lowest entry leads to its minus infinity (routing sends every key below the lowest
+ * separator there), so that separator may lie above keys of its child: a delete that empties
+ * the lowest child lets the next one take over, keys below it included. Only the lowest child
+ * can then split at or below its own separator, and the new entry must not take the lowest
+ * place: the lower half would sit under a separator above its keys, unreachable (BTREE-5,
+ * found by BTREE-4's regression test: a range without them, no error). The lowest separator
+ * goes down to the minimum instead (a split's separator is above its child's smallest entry,
+ * so above the minimum). OW does the same in bt_ow_overflow(). */
+static void keep_lowest(const struct strata_btree *bt, uint8_t *p, const uint8_t *e)
+{
+    uint8_t *f = bt_node_entry(bt, p, 0);
+    if (hdr_count(p) > 0u && bt_cmp(bt, e, f) <= 0)
+        memset(f, 0, bt->cmp);
+}
+
 /* Put entry e into the node at `level` in buffer b, splitting up the path as needed. */
 static int insert_up(struct strata_btree *bt, unsigned level, unsigned b, const uint8_t *e)
 {
@@ -169,6 +185,8 @@ static int insert_up(struct strata_btree *bt, unsigned level, unsigned b, const 
     int rc;
     for (;;) {
         uint8_t *p = bt_page(bt, b);
+        if (level > 0u) /* (OW splits in bt_ow_overflow(): only its leaves come here) */
+            keep_lowest(bt, p, e);
         if (bt_node_room(bt, p)) {
             bt_node_insert(bt, p, e);
             bt_dirty(bt, b);

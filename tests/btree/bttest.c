@@ -366,6 +366,26 @@ void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth)
             bt_dump(bt, bt_resolve(bt, ent_child(bt_node_entry(bt, copy, i), bt->cmp)), depth + 1);
 }
 
+unsigned bt_dangling(struct strata_btree *bt, uint32_t addr)
+{
+    unsigned b, i, n, bad = 0;
+    uint8_t copy[4096];
+    if (bt_get(bt, addr, &b) != 0)
+        return 1;
+    memcpy(copy, bt_page(bt, b), bt->psize); /* the buffer may go to a child next */
+    n = hdr_count(copy);
+    for (i = 0; i < n && hdr_level(copy) > 0; i++) {
+        uint32_t c = bt_resolve(bt, ent_child(bt_node_entry(bt, copy, i), bt->cmp));
+        if (bt->variant == STRATA_BTREE_OW && !bt_node_effective(bt, copy, i))
+            continue;
+        if (c >= bt->pages || !bt_live(bt, c))
+            bad++;
+        else if (hdr_level(copy) > 1u)
+            bad += bt_dangling(bt, c);
+    }
+    return bad;
+}
+
 /* ---- workloads ---------------------------------------------------------------------------- */
 
 struct strata_sim *bt_nand_faulty(const struct bt_setup *s, uint32_t wear)

@@ -74,6 +74,11 @@ int bt_check(struct strata_btree *bt, const struct bt_model *m, struct ts_rng *r
 int bt_matches(struct strata_btree *bt, const struct bt_model *const *models, unsigned n);
 
 void bt_dump(struct strata_btree *bt, uint32_t addr, unsigned depth);
+/* Child pointers in the subtree at addr that lead (through the VMTREE mapping table) to no page
+ * the tree counts as live (0 in a sound tree). Reads through the tree's buffers, so call it with
+ * none dirty (after a commit): a dirty node evicted would be written. Recursion: one level per
+ * tree level (at most STRATA_BTREE_MAX_HEIGHT). */
+unsigned bt_dangling(struct strata_btree *bt, uint32_t addr);
 
 /* A workload against the model: the committed state (a), the state with every operation issued
  * so far (b). Without a write buffer every call commits; with one, a commit happens at sync and

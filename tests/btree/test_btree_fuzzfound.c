@@ -9,6 +9,13 @@
  *   - BTREE-3: VMTREE on raw NAND: a mount's rewrite of the last commit's page voided only that
  *     page, also when the page was the previous mount's rewrite, whose BARRIER had voided a cut
  *     commit's pages: the third mount after a cut sync read the sync's torn leaf as committed.
+ *   - BTREE-4: VMTREE: a buffer evicted during a reduction's walk wrote the dirty nodes below
+ *     it in buffer order, so a parent could be written before its dirty child; the child's move
+ *     left the parent pointing through a mapping, which the reduction then emptied: the parent
+ *     led to the child's old page (a range lost an entry without an error) or to an erased one.
+ *   - BTREE-5 (found by BTREE-4's test, every variant): a node's lowest entry leads to its minus
+ *     infinity, but a split of that child could put the new separator below the child's own:
+ *     the lower half then sat under a separator above its keys, unreachable.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +234,98 @@ static void test_btree3_remounts_after_a_cut_sync_keep_its_pages_void(void **sta
     assert_true(cut_after_a_page >= 3u);
 }
 
+/* BTREE-4, in the configuration btree_ops found it in (w25q128: 16-page segments, 29 units; key
+ * 8, data 32, DUPLICATES: 5 entries a node, a tree of 4-5 levels; M 7, a 512-entry table):
+ * random puts and deletes, each reduction checked at once (the whole tree against the model,
+ * which iterates every leaf through its parents' pointers, and a clean remount: recovery's
+ * scan starts at the reduction's CLEAN root, so a parent written before its child's move would
+ * lose that mapping there too). Before the fix a reduction in the first 1,500 operations left
+ * a parent pointing at its child's old page. */
+static void test_btree4_reductions_write_children_before_parents(void **state)
+{
+    const struct bt_setup s = {"w25q128", STRATA_BTREE_VMTREE, 29, 0, 8, 32, D, 7, 128, 0, 0,
+                               614};
+    struct bt_run r;
+    uint32_t i, seen = 0, red = 0;
+    unsigned dangling;
+    int rc;
+    (void)state;
+    bt_run_init(&r, &s, 1000, 64, 60, 0);
+    for (i = 0; i < 2400u; i++) {
+        if ((rc = bt_run_ops(&r, 1)) != 0)
+            fail_msg("operation %u: %d %s (%u entries)", (unsigned)i + 1u, rc, strata_strerror(rc), (unsigned)r.b.n);
+        if (r.env.bt.stats.reductions == seen)
+            continue;
+        seen = r.env.bt.stats.reductions;
+        red++;
+        if ((dangling = bt_dangling(&r.env.bt, r.env.bt.root)) != 0)
+            fail_msg("after the reduction at operation %u: %u parent pointers lead to no live "
+                     "page", (unsigned)i + 1u, dangling);
+        if (bt_run_exact(&r) != 0)
+            fail_msg("after the reduction at operation %u: not the model", (unsigned)i + 1u);
+        if ((rc = bt_env_remount(&r.env)) != 0 || bt_run_exact(&r) != 0)
+            fail_msg("after the reduction at operation %u, a clean remount: %d %s",
+                     (unsigned)i + 1u, rc, strata_strerror(rc));
+        seen = 0; /* the mount zeroed the counters */
+    }
+    printf("# BTREE-4: %u reductions, each checked and remounted; height %u\n", (unsigned)red,
+           (unsigned)r.env.bt.height);
+    assert_true(red >= 10u && r.env.bt.height >= 4u);
+    ts_assert_no_violations(r.env.sim);
+    bt_run_free(&r);
+}
+
+/* BTREE-5: interior nodes whose lowest separator lies above keys of its child. Ascending keys
+ * fill a tree of three levels or more; deleting a middle range empties whole leaves, among them the
+ * lowest child of interior nodes other than the leftmost (separators above zero): the next
+ * child takes over that range. Putting the range back fills it from below, so it splits at
+ * or below its own separator. Every variant (the sorted layout and OW), checked after each
+ * operation and after a remount. Before the fix the first such split lost its lower half. */
+static void test_btree5_split_of_lowest_child_keeps_it_lowest(void **state)
+{
+    static const struct bt_setup setups[] = {
+        {"sd-spi", STRATA_BTREE_INPLACE, 512, 0, 8, 32, D, 4, 0, 0, 0, 621},
+        {"w25q128", STRATA_BTREE_VMTREE, 128, 0, 8, 32, D, 4, 128, 0, 0, 622},
+        {"at45db161", STRATA_BTREE_OW, 256, 0, 8, 32, D, 4, 0, 0, 0, 623},
+    };
+    unsigned v;
+    (void)state;
+    for (v = 0; v < sizeof setups / sizeof setups[0]; v++) {
+        struct bt_env env;
+        struct bt_model m;
+        uint8_t e[40];
+        uint32_t k, phase;
+        memset(&env, 0, sizeof env);
+        memset(e, 0, sizeof e);
+        assert_int_equal(bt_env_open(&env, &setups[v], 1), 0);
+        bt_model_init(&m, &env.bt, 1000);
+        for (phase = 0; phase < 3u; phase++) {
+            uint32_t lo = phase == 0u ? 0u : 150u, hi = phase == 0u ? 800u : 450u;
+            for (k = lo; k < hi; k++) {
+                strata_btree_key_u32(e + 4, k);
+                e[8] = (uint8_t)k;
+                if (phase == 1u) {
+                    assert_int_equal(bt_model_del(&m, e), 1);
+                    assert_int_equal(strata_btree_delete(&env.bt, e, e + 8), 0);
+                } else {
+                    bt_model_put(&m, e);
+                    assert_int_equal(strata_btree_put(&env.bt, e, e + 8), 0);
+                }
+                if (phase > 0u && bt_check(&env.bt, &m, NULL, 0, 0) != 0)
+                    fail_msg("variant %u, phase %u, key %u: not the model", setups[v].variant,
+                             (unsigned)phase, (unsigned)k);
+            }
+            if (phase == 0u)
+                assert_true(env.bt.height >= 3u);
+        }
+        assert_int_equal(bt_env_remount(&env), 0);
+        assert_int_equal(bt_check(&env.bt, &m, NULL, 0, 0), 0);
+        ts_assert_no_violations(env.sim);
+        bt_model_free(&m);
+        bt_env_close(&env);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +333,8 @@ int main(void)
         cmocka_unit_test(test_btree2_clean_remounts_never_fill_the_region),
         cmocka_unit_test(test_btree2_mounts_with_cuts_give_their_space_back),
         cmocka_unit_test(test_btree3_remounts_after_a_cut_sync_keep_its_pages_void),
+        cmocka_unit_test(test_btree4_reductions_write_children_before_parents),
+        cmocka_unit_test(test_btree5_split_of_lowest_child_keeps_it_lowest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
