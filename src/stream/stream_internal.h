@@ -139,7 +139,7 @@ struct stream_tag {
 
 enum stream_page_state {
     PG_VALID = 0,   /* tag and CRC check; `tag` filled */
-    PG_BLANK = 1,   /* erased, torn, foreign or unreadable: no page of the store here */
+    PG_BLANK = 1,   /* erased, foreign, or torn on an FTL device: no page of the store here */
     PG_LOST = 2,    /* the NAND layer could not correct it (also reported as PG_BLANK to scans) */
     PG_TORN = 3     /* NAND, not erased, its tag does not check: programmed, then torn or decayed
                      * (read as PG_BLANK but by recovery's scans: recover.c, run_on) */
