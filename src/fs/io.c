@@ -79,7 +79,7 @@ int fs_dev(struct strata_fs *fs, int op, uint32_t addr, void *buf, uint32_t n)
         rc = strata_flash_read(fs->cfg.flash, addr + i, b, c);
         for (j = 0; rc == 0 && j < c; j++)
             if (p[i + j] != b[j]) {
-                if (((op == DEV_PROG ? 0xFFu : p[i + j]) & ~b[j] & 0xFFu) != 0)
+                if (((op == DEV_PROG ? 0xFFu : (unsigned)p[i + j]) & ~(unsigned)b[j] & 0xFFu) != 0u)
                     return STRATA_ECORRUPT;
                 hi = i + j + 1;
             }
